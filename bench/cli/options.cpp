@@ -1,0 +1,155 @@
+#include "options.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <limits>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace rdmabench::cli {
+
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw std::invalid_argument("");
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("invalid size '{}': expected bytes such as 4096, 64K or 8M", text));
+  }
+  const std::string suffix = text.substr(used);
+  int shift = 0;
+  if (suffix == "K" || suffix == "k" || suffix == "KiB") shift = 10;
+  else if (suffix == "M" || suffix == "MiB") shift = 20;
+  else if (suffix == "G" || suffix == "GiB") shift = 30;
+  else if (!suffix.empty() && suffix != "B")
+    throw UsageError(fmt::format("invalid size '{}': unknown suffix '{}' (use K, M or G)", text, suffix));
+  if (value > (std::numeric_limits<std::uint64_t>::max() >> shift))
+    throw UsageError(fmt::format("size '{}' is too large", text));
+  return value << shift;
+}
+
+namespace {
+
+struct RawOptions {
+  std::string device, size, mem = "host";
+  int ib_port = 1;
+  long long gid_index = -1;
+  int tcp_port = 18515;
+  long long iterations = 0, tx_depth = 0, warmup = -1;
+  double timeout_s = 10;
+};
+
+template <typename T>
+void require_range(const char* option, T value, T low, T high, const char* unit = "") {
+  if (value < low || value > high)
+    throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
+}
+
+}  // namespace
+
+CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args) {
+  RawOptions raw;
+  CommandLine cl;
+  po::options_description device("Device"), connection("Connection"), test("Test"),
+      memory("Memory"), output("Output"), general("General");
+  device.add_options()
+      ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
+      ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
+      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)");
+  connection.add_options()
+      ("port,p", po::value(&raw.tcp_port)->default_value(18515), "TCP control port (rdma_cm uses port + 1)")
+      ("rdma-cm,R", po::bool_switch(), "connect the QPs with rdma_cm (automatic on iWARP)")
+      ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds to wait for the peer before giving up");
+  test.add_options()
+      ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
+      ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
+      ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
+      ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("writes in flight (default {})", kind.default_tx_depth).c_str())
+      ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
+  memory.add_options()
+      ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
+  output.add_options()
+      ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
+      ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
+      ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE");
+  general.add_options()
+      ("help,h", po::bool_switch(&cl.show_help), "show this help")
+      ("version", po::bool_switch(&cl.show_version), "show the version");
+  po::options_description all;
+  all.add(device).add(connection).add(test).add(memory).add(output).add(general);
+  po::options_description hidden;
+  hidden.add_options()("server", po::value(&cl.side.server));
+  po::options_description parsed;
+  parsed.add(all).add(hidden);
+  po::positional_options_description positional;
+  positional.add("server", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(parsed).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  std::ostringstream help;
+  help << "Usage: " << kind.name << " [options]            (server)\n"
+       << "       " << kind.name << " [options] SERVER     (client)\n" << all;
+  cl.help_text = help.str();
+  if (cl.show_help || cl.show_version) return cl;
+
+  // Ranges checked here are fixed by the protocol; device limits (message
+  // size, queue depth) are checked against the device once it is open.
+  require_range("-i/--ib-port", raw.ib_port, 1, 255);
+  require_range("-p/--port", raw.tcp_port, 1, 65534);
+  if (vm.count("gid-index")) {
+    require_range("-x/--gid-index", raw.gid_index, 0LL, 65535LL);
+    cl.side.gid_index = static_cast<std::uint32_t>(raw.gid_index);
+  }
+  if (!(raw.timeout_s > 0 && raw.timeout_s <= 86400))
+    throw UsageError(fmt::format("--timeout {} is out of range: expected more than 0 and at most 86400 seconds", raw.timeout_s));
+  cl.side.device = raw.device;
+  cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
+  cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
+  cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
+  cl.side.memory = raw.mem;
+
+  TestSpec& spec = cl.spec;
+  spec.operation = kind.operation;
+  spec.measurement = kind.measurement;
+  spec.connect = vm["rdma-cm"].as<bool>() ? ConnectMethod::rdma_cm : ConnectMethod::tcp_exchange;
+  const bool sweep = vm["all"].as<bool>();
+  if (sweep && vm.count("size"))
+    throw UsageError("-s/--size and -a/--all conflict: give one size with -s, or sweep all with -a");
+  if (sweep) {
+    spec.sizes = all_sizes();
+  } else {
+    spec.sizes = {vm.count("size") ? parse_size(raw.size) : kind.default_size};
+    if (spec.sizes[0] == 0)
+      throw UsageError("-s/--size 0 is invalid: a message carries at least 1 byte");
+  }
+  spec.iterations = kind.default_iterations;
+  if (vm.count("iters")) {
+    require_range("-n/--iters", raw.iterations, 1LL, 1'000'000'000LL);
+    spec.iterations = static_cast<std::uint64_t>(raw.iterations);
+  }
+  spec.tx_depth = kind.default_tx_depth;
+  if (vm.count("tx-depth")) {
+    require_range("-t/--tx-depth", raw.tx_depth, 1LL, 65536LL);
+    spec.tx_depth = static_cast<std::uint32_t>(raw.tx_depth);
+  }
+  if (vm.count("warmup")) {
+    require_range("--warmup", raw.warmup, 0LL, 1'000'000'000LL);
+    spec.warmup = static_cast<std::uint32_t>(raw.warmup);
+  } else {
+    spec.warmup = kind.measurement == Measurement::latency ? 100 : spec.tx_depth;
+  }
+  if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)
+    throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
+  return cl;
+}
+
+}  // namespace rdmabench::cli

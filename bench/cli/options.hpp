@@ -1,0 +1,47 @@
+#pragma once
+// Command-line options shared by every benchmark binary (Boost.Program_options
+// groups), turned into the library's SideConfig and TestSpec.
+
+#include <string>
+#include <vector>
+
+#include "rdmabench/error.hpp"
+#include "rdmabench/session.hpp"
+#include "rdmabench/test_spec.hpp"
+
+namespace rdmabench::cli {
+
+/// What a binary measures and its perftest-like defaults.
+struct BenchmarkKind {
+  std::string name;  ///< "rdma_write_bw"
+  Operation operation;
+  Measurement measurement;
+  std::uint64_t default_size;
+  std::uint64_t default_iterations;
+  std::uint32_t default_tx_depth;
+};
+
+struct CommandLine {
+  SideConfig side;
+  TestSpec spec;
+  bool is_client() const { return !side.server.empty(); }
+  bool report_gbits = false;
+  std::string json_path;     ///< "-" for stdout
+  std::string samples_path;
+  bool show_help = false;
+  bool show_version = false;
+  std::string help_text;
+};
+
+/// A mistake in the options: exit status 2, message names the option.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args);
+
+/// "64K" -> 65536; plain bytes or K/M/G (binary) suffixes.
+std::uint64_t parse_size(const std::string& text);
+
+}  // namespace rdmabench::cli

@@ -1,0 +1,91 @@
+#include "run_main.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "rdmabench/engine.hpp"
+#include "rdmabench/version.hpp"
+
+namespace rdmabench::cli {
+
+namespace {
+
+/// Opens an output file or fails naming the option.
+std::unique_ptr<std::ofstream> open_output(const std::string& path, const char* option) {
+  auto file = std::make_unique<std::ofstream>(path);
+  if (!*file) throw Error(fmt::format("cannot write {} file '{}'", option, path));
+  return file;
+}
+
+struct Outputs {
+  std::vector<std::unique_ptr<std::ofstream>> files;
+  std::unique_ptr<Reporter> reporter;
+};
+
+Outputs make_outputs(const CommandLine& cl) {
+  Outputs o;
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  const bool json_on_stdout = cl.json_path == "-";
+  // With JSON on stdout the human table moves to stderr, so stdout parses.
+  reporters.push_back(make_console_reporter(json_on_stdout ? std::cerr : std::cout));
+  if (json_on_stdout) {
+    reporters.push_back(make_json_reporter(std::cout));
+  } else if (!cl.json_path.empty()) {
+    o.files.push_back(open_output(cl.json_path, "--json"));
+    reporters.push_back(make_json_reporter(*o.files.back()));
+  }
+  if (!cl.samples_path.empty()) {
+    o.files.push_back(open_output(cl.samples_path, "--dump-samples"));
+    reporters.push_back(make_samples_reporter(*o.files.back()));
+  }
+  o.reporter = make_tee_reporter(std::move(reporters));
+  return o;
+}
+
+int run(const BenchmarkKind& kind, const CommandLine& cl) {
+  const Notice notice = [&](const std::string& message) {
+    std::cerr << kind.name << ": " << message << std::endl;
+  };
+  auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
+  const ClockInfo clock = choose_clock();
+  if (cl.is_client()) {
+    Session session = connect_to_server(cl.side, cl.spec, notice);
+    run_benchmark(session, clock, *outputs.reporter);
+  } else {
+    Server server(cl.side, cl.spec, notice);
+    notice(fmt::format("waiting for a client on TCP port {}", cl.side.tcp_port));
+    Session session = server.accept_client();
+    run_benchmark(session, clock, *outputs.reporter);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_main(const BenchmarkKind& kind, int argc, char** argv) {
+  CommandLine cl;
+  try {
+    cl = parse_command_line(kind, std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const UsageError& e) {
+    std::cerr << kind.name << ": error: " << e.what() << "\nTry '" << kind.name << " --help'.\n";
+    return 2;
+  }
+  if (cl.show_help) {
+    std::cout << cl.help_text;
+    return 0;
+  }
+  if (cl.show_version) {
+    std::cout << kind.name << " (rdmabench) " << kVersion << "\n";
+    return 0;
+  }
+  try {
+    return run(kind, cl);
+  } catch (const std::exception& e) {
+    std::cerr << kind.name << ": error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace rdmabench::cli

@@ -1,0 +1,18 @@
+#pragma once
+/// @file
+/// Runs the negotiated test over a connected Session, size by size.
+
+#include "rdmabench/clock.hpp"
+#include "rdmabench/report.hpp"
+#include "rdmabench/session.hpp"
+
+namespace rdmabench {
+
+/// The context block of this side's report.
+RunContext describe_run(const Session& session, const ClockInfo& clock);
+
+/// Every size of the spec: timed loops, statistics, one Reporter call each.
+/// On any failure the peer is told why (Abort) before the error propagates.
+void run_benchmark(Session& session, const ClockInfo& clock, Reporter& reporter);
+
+}  // namespace rdmabench

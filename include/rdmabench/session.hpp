@@ -1,0 +1,96 @@
+#pragma once
+/// @file
+/// A connected pair of queue pairs with their buffers: everything a timed
+/// loop needs, set up once per run. Building one is the whole control path:
+/// device, transport, control handshake, QP connection (by attribute
+/// exchange or rdma_cm), memory registration.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "rdmabench/control_channel.hpp"
+#include "rdmabench/memory.hpp"
+#include "rdmabench/resources.hpp"
+#include "rdmabench/test_spec.hpp"
+#include "rdmabench/transport.hpp"
+
+namespace rdmabench {
+
+enum class Role { server, client };
+
+/// Library-level settings of one side (bench/ maps command-line options here).
+struct SideConfig {
+  std::string device;                      ///< empty: the first device / rdma_cm's route
+  std::uint8_t port = 1;
+  std::optional<std::uint32_t> gid_index;  ///< empty: chosen by the transport layer
+  std::string memory = "host";
+  std::uint16_t tcp_port = 18515;          ///< control port; rdma_cm listens on tcp_port + 1
+  Milliseconds timeout{10000};
+  std::string server;                      ///< client only: the server's address
+};
+
+/// Progress messages for the user ("siw0 is iWARP: using rdma_cm").
+using Notice = std::function<void(const std::string&)>;
+
+class Session {
+ public:
+  Session(Role role, ControlChannel control, TestSpec spec);
+  Session(Session&&) = default;
+  ~Session();
+
+  Role role;
+  TestSpec spec;
+  ControlChannel control;
+
+  // Teardown runs bottom-up (reverse of declaration): memory regions before
+  // their buffers, the QP before its CQ and PD, all verbs objects before the
+  // context, the rdma_cm id (which may own the context) after them, and the
+  // event channel last. ~Session disconnects the rdma_cm id first.
+  EventChannel cm_events;
+  CmId cm_id;
+  Context owned_context;        ///< set when the device was opened by name
+  ibv_context* context = nullptr;
+  PortAttributes port;
+  Transport transport;
+  ProtectionDomain pd;
+  CompletionQueue cq;
+  QueuePair qp;
+  std::unique_ptr<MemoryProvider> memory;
+  Buffer send_buffer;   ///< source of our operations
+  Buffer recv_buffer;   ///< target of the peer's operations
+  MemoryRegion send_mr;
+  MemoryRegion recv_mr;
+
+  RemoteBuffer remote;
+  std::string remote_memory;
+  std::uint32_t path_mtu_bytes = 0;
+  std::uint32_t max_inline = 0;
+  std::uint32_t send_queue_depth = 0;
+  std::uint32_t local_psn = 0;
+  Milliseconds timeout{10000};
+};
+
+/// Validates the server's device, port and GID before any client arrives,
+/// listens, and hands out one Session per well-behaved client.
+class Server {
+ public:
+  Server(SideConfig config, TestSpec spec, Notice notice);
+  ~Server();
+  /// Waits for a client with a valid hello; a peer that sends garbage is
+  /// rejected (told why when possible, reported through Notice) and the
+  /// server keeps listening. A real conflict is sent to the client and thrown.
+  Session accept_client();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Connects to `config.server` and negotiates `spec`.
+Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice);
+
+}  // namespace rdmabench

@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// What a benchmark run measures: the parameters both peers must agree on.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmabench {
+
+enum class Operation : std::uint8_t { write = 1 };
+enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
+enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
+
+/// The test as the client asks for it; the server adopts sizes, iterations,
+/// warmup and depth from the client, and rejects a different operation,
+/// measurement or connection method.
+struct TestSpec {
+  Operation operation = Operation::write;
+  Measurement measurement = Measurement::bandwidth;
+  ConnectMethod connect = ConnectMethod::tcp_exchange;
+  std::vector<std::uint64_t> sizes{65536};
+  std::uint64_t iterations = 5000;
+  std::uint32_t warmup = 0;
+  std::uint32_t tx_depth = 128;
+
+  bool operator==(const TestSpec&) const = default;
+};
+
+/// "write_bw", "write_lat": the test's name, as in the binary's name.
+std::string test_name(const TestSpec& spec);
+std::string to_string(ConnectMethod method);
+
+/// The first option on which a server configured as `server` cannot serve a
+/// client asking for `client`, as a message naming the option; nullopt if
+/// they are compatible.
+std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
+
+/// Largest size in the sweep (buffers are allocated once for it).
+std::uint64_t largest_size(const TestSpec& spec);
+
+/// Powers of two from 2 B to 8 MiB, as perftest's -a.
+std::vector<std::uint64_t> all_sizes();
+
+}  // namespace rdmabench

@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// Which fabric a port speaks (InfiniBand, RoCE v1/v2, iWARP) and which GID to
+/// use on it, decided once at setup from the port's attributes. Transport
+/// quirks live here; the data path never asks which fabric it runs on.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmabench {
+
+enum class TransportKind { infiniband, roce_v1, roce_v2, iwarp };
+enum class LinkLayer { infiniband, ethernet };
+enum class GidType { ib, roce_v1, roce_v2 };
+enum class AddressFamily { ipv4, ipv6 };
+
+using Gid = std::array<std::uint8_t, 16>;
+
+struct GidEntry {
+  std::uint32_t index = 0;
+  Gid gid{};
+  GidType type = GidType::ib;
+};
+
+/// What the verbs report about one port, as plain data (recordable in tests).
+struct PortAttributes {
+  std::string device;
+  std::uint8_t port = 1;
+  bool iwarp = false;  ///< transport_type == IBV_TRANSPORT_IWARP
+  LinkLayer link_layer = LinkLayer::infiniband;
+  std::uint16_t lid = 0;
+  std::uint32_t active_mtu_bytes = 0;
+  std::uint64_t max_message_bytes = 0;  ///< min(port max_msg_sz, device max_mr_size)
+  std::vector<GidEntry> gids;           ///< valid entries of the GID table
+};
+
+/// The decision: fabric, GID, and whether rdma_cm is mandatory.
+struct Transport {
+  TransportKind kind = TransportKind::infiniband;
+  GidEntry gid;
+  std::string gid_reason;  ///< why this GID: "given with -x", "RoCEv2 IPv4"...
+  bool requires_rdma_cm = false;
+};
+
+std::string to_string(TransportKind kind);
+std::string to_string(GidType type);
+std::string format_gid(const Gid& gid);
+bool is_ipv4_mapped(const Gid& gid);
+bool is_link_local(const Gid& gid);
+
+/// Chooses the GID: the requested index if it exists (else an Error listing
+/// the valid ones); otherwise on RoCE a RoCEv2 GID of `family` that is not
+/// link-local (falling back to any RoCEv2, then RoCEv1), on IB and iWARP the
+/// first entry.
+GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> requested,
+                    AddressFamily family, std::string* reason = nullptr);
+
+/// Classifies the port given the GID that will be used.
+TransportKind classify(const PortAttributes& port, const GidEntry& gid);
+
+/// choose_gid + classify + the rules that follow from the fabric.
+Transport resolve_transport(const PortAttributes& port, std::optional<std::uint32_t> gid_index,
+                            AddressFamily family);
+
+}  // namespace rdmabench

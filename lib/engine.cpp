@@ -1,0 +1,85 @@
+#include "rdmabench/engine.hpp"
+
+#include <unistd.h>
+
+#include "engine_internal.hpp"
+#include "rdmabench/version.hpp"
+
+namespace rdmabench {
+
+namespace {
+
+// Barrier numbers per size: 0 and 1 belong to the handshake.
+std::uint32_t start_barrier(std::size_t size_index) { return 2 + 2 * static_cast<std::uint32_t>(size_index); }
+
+/// How long the passive side of a bandwidth test may wait for the client to
+/// finish a size: unbounded in practice; a dead client is noticed at once by
+/// the closed control connection, a stuck one by its own watchdog.
+constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
+
+std::string hostname() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+}  // namespace
+
+RunContext describe_run(const Session& s, const ClockInfo& clock) {
+  RunContext c;
+  const bool latency = s.spec.measurement == Measurement::latency;
+  c.test = test_name(s.spec);
+  c.title = latency ? "RDMA Write Latency Test" : "RDMA Write BW Test";
+  c.role = s.role == Role::server ? "server" : "client";
+  c.version = kVersion;
+  c.build_type = kBuildType;
+  c.host = hostname();
+  c.device = s.port.device;
+  c.port = s.port.port;
+  c.transport = to_string(s.transport.kind);
+  c.link_layer = s.port.link_layer == LinkLayer::ethernet ? "Ethernet" : "InfiniBand";
+  c.gid_index = static_cast<int>(s.transport.gid.index);
+  c.gid = format_gid(s.transport.gid.gid);
+  c.gid_type = to_string(s.transport.gid.type);
+  c.gid_reason = s.transport.gid_reason;
+  c.mtu_bytes = s.path_mtu_bytes;
+  c.connection = to_string(s.spec.connect);
+  c.peer = s.control.peer_name();
+  c.local_memory = s.memory ? s.memory->name() : "";
+  c.remote_memory = s.remote_memory;
+  c.clock = clock.description;
+  c.tx_depth = latency ? 1 : s.spec.tx_depth;
+  c.max_inline = s.max_inline;
+  if (latency) c.latency_kind = "one-way (round trip / 2)";
+  return c;
+}
+
+void run_benchmark(Session& s, const ClockInfo& clock, Reporter& reporter) {
+  try {
+    reporter.begin(describe_run(s, clock));
+    for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
+      const auto bytes = s.spec.sizes[i];
+      SizeResult result;
+      if (s.spec.measurement == Measurement::latency) {
+        detail::reset_latency_target(s, bytes);
+        s.control.barrier(start_barrier(i), s.timeout);
+        result = detail::measure_write_latency(s, bytes, clock);
+        s.control.barrier(start_barrier(i) + 1, s.timeout);
+      } else {
+        s.control.barrier(start_barrier(i), s.timeout);
+        result = detail::measure_write_bandwidth(s, bytes, clock);
+        // The passive server answers only when the client is done, so that
+        // nothing arrives on the control connection during the timed loop.
+        if (s.role == Role::server) s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
+        else s.control.barrier(start_barrier(i) + 1, s.timeout);
+      }
+      reporter.size_done(result);
+    }
+    reporter.end();
+  } catch (const Error& e) {
+    s.control.try_abort(e.what());
+    throw;
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,188 @@
+// Creating and connecting the verbs objects of a Session.
+#include <fmt/format.h>
+
+#include <random>
+
+#include "rdmabench/device.hpp"
+#include "rdmabench/error.hpp"
+#include "session_internal.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+// Retry 6 times, not 7: rxe treats 7 as "retry forever", so a dead peer would
+// never produce IBV_WC_RETRY_EXC_ERR. Timeout 14 is ~67 ms per try.
+constexpr std::uint8_t kRetryCount = 6;
+constexpr std::uint8_t kRnrRetry = 7;
+constexpr std::uint8_t kAckTimeout = 14;
+
+std::uint32_t random_psn() {
+  std::random_device rd;
+  return rd() & 0xFFFFFF;
+}
+
+ibv_qp_init_attr qp_attributes(const Session& s, ibv_cq* cq, std::uint32_t inline_bytes) {
+  ibv_qp_init_attr attr{};
+  attr.send_cq = cq;
+  attr.recv_cq = cq;
+  attr.qp_type = IBV_QPT_RC;
+  attr.sq_sig_all = 0;  // selective signaling: the loops choose
+  attr.cap.max_send_wr = s.send_queue_depth;
+  attr.cap.max_recv_wr = 1;
+  attr.cap.max_send_sge = 1;
+  attr.cap.max_recv_sge = 1;
+  attr.cap.max_inline_data = inline_bytes;
+  return attr;
+}
+
+void modify(ibv_qp* qp, ibv_qp_attr& attr, int mask, const char* state) {
+  if (int rc = ibv_modify_qp(qp, &attr, mask); rc != 0)
+    throw_system_error(fmt::format("ibv_modify_qp to {}", state), rc,
+                       "the peer's QP attributes do not fit this port (check -x and the MTU)");
+}
+
+}  // namespace
+
+void settle_connect_method(TestSpec& spec, const Transport& transport, const std::string& device,
+                           const Notice& notice) {
+  if (transport.requires_rdma_cm && spec.connect != ConnectMethod::rdma_cm) {
+    notice(fmt::format("{} is {}: connecting with rdma_cm, which {} requires", device,
+                       to_string(transport.kind), to_string(transport.kind)));
+    spec.connect = ConnectMethod::rdma_cm;
+  }
+}
+
+void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
+  for (auto size : spec.sizes) {
+    require(size >= 1, "message size 0 is invalid; give -s/--size between 1 and " +
+                           std::to_string(port.max_message_bytes) + " bytes");
+    require(size <= port.max_message_bytes,
+            fmt::format("message size {} exceeds the largest message {} port {} can carry, "
+                        "{} bytes",
+                        size, port.device, port.port, port.max_message_bytes),
+            "use a smaller -s/--size");
+  }
+}
+
+void create_queues(Session& s, const SideConfig& config) {
+  ibv_device_attr device{};
+  if (int rc = ibv_query_device(s.context, &device); rc != 0)
+    throw_system_error("ibv_query_device", rc);
+  s.send_queue_depth =
+      s.spec.measurement == Measurement::latency ? kLatencySendDepth : s.spec.tx_depth;
+  require(s.spec.tx_depth >= 1 && s.send_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
+          fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
+                      s.spec.tx_depth, device.max_qp_wr, s.port.device));
+
+  s.pd.reset(ibv_alloc_pd(s.context));
+  if (!s.pd) throw_system_error("ibv_alloc_pd", errno);
+  s.cq.reset(ibv_create_cq(s.context, static_cast<int>(s.send_queue_depth + 1), nullptr, nullptr, 0));
+  if (!s.cq) throw_system_error("ibv_create_cq", errno);
+
+  // Providers cap inline data differently (and say so only by failing), so
+  // ask for less until the QP is created.
+  int last_error = 0;
+  for (std::uint32_t inline_bytes : {220u, 64u, 0u}) {
+    auto attr = qp_attributes(s, s.cq.get(), inline_bytes);
+    if (s.cm_id) {
+      if (rdma_create_qp(s.cm_id.get(), s.pd.get(), &attr) == 0) s.qp.reset(s.cm_id->qp);
+    } else {
+      s.qp.reset(ibv_create_qp(s.pd.get(), &attr));
+    }
+    if (s.qp) {
+      s.max_inline = attr.cap.max_inline_data;
+      break;
+    }
+    last_error = errno;
+  }
+  if (!s.qp) throw_system_error("creating the RC queue pair", last_error);
+
+  s.local_psn = random_psn();
+  s.memory = make_memory_provider(config.memory);
+  const auto bytes = static_cast<std::size_t>(largest_size(s.spec));
+  s.send_buffer = s.memory->allocate(bytes);
+  s.recv_buffer = s.memory->allocate(bytes);
+  // Minimum access: we only read our source; the peer only writes our target
+  // (verbs requires local write alongside remote write).
+  s.send_mr = s.memory->register_buffer(s.pd.get(), s.send_buffer, 0);
+  s.recv_mr = s.memory->register_buffer(s.pd.get(), s.recv_buffer,
+                                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+}
+
+wire::Endpoint local_endpoint(const Session& s) {
+  wire::Endpoint e;
+  e.qp_number = s.qp->qp_num;
+  e.packet_sequence = s.local_psn;
+  e.lid = s.port.lid;
+  e.gid = s.transport.gid.gid;
+  e.mtu_bytes = s.port.active_mtu_bytes;
+  e.rkey = s.recv_mr->rkey;
+  e.address = reinterpret_cast<std::uint64_t>(s.recv_buffer.data());
+  e.length = s.recv_buffer.size();
+  e.memory = s.memory->name();
+  return e;
+}
+
+void adopt_remote(Session& s, const wire::Endpoint& peer) {
+  require(peer.length >= largest_size(s.spec),
+          fmt::format("the peer's buffer holds {} bytes, the test needs {}", peer.length,
+                      largest_size(s.spec)));
+  s.remote = RemoteBuffer{peer.address, peer.rkey, peer.length};
+  s.remote_memory = peer.memory;
+}
+
+void connect_qp(Session& s, const wire::Endpoint& peer) {
+  ibv_qp* qp = s.qp.get();
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_INIT;
+  a.pkey_index = 0;
+  a.port_num = s.port.port;
+  a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+  modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
+
+  s.path_mtu_bytes = std::min(s.port.active_mtu_bytes, peer.mtu_bytes);
+  a = {};
+  a.qp_state = IBV_QPS_RTR;
+  a.path_mtu = mtu_enum(s.path_mtu_bytes);
+  a.dest_qp_num = peer.qp_number;
+  a.rq_psn = peer.packet_sequence;
+  a.max_dest_rd_atomic = 1;
+  a.min_rnr_timer = 12;
+  a.ah_attr.dlid = peer.lid;
+  a.ah_attr.port_num = s.port.port;
+  if (s.port.link_layer == LinkLayer::ethernet) {
+    // RoCE has no LIDs: the GRH (from the GIDs) is the address.
+    a.ah_attr.is_global = 1;
+    std::copy(peer.gid.begin(), peer.gid.end(), a.ah_attr.grh.dgid.raw);
+    a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(s.transport.gid.index);
+    a.ah_attr.grh.hop_limit = 64;
+  }
+  modify(qp, a,
+         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+             IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+         "RTR");
+
+  a = {};
+  a.qp_state = IBV_QPS_RTS;
+  a.timeout = kAckTimeout;
+  a.retry_cnt = kRetryCount;
+  a.rnr_retry = kRnrRetry;
+  a.sq_psn = s.local_psn;
+  a.max_rd_atomic = 1;
+  modify(qp, a,
+         IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+             IBV_QP_MAX_QP_RD_ATOMIC,
+         "RTS");
+}
+
+rdma_conn_param cm_parameters(const Session&) {
+  rdma_conn_param p{};
+  p.responder_resources = 1;
+  p.initiator_depth = 1;
+  p.retry_count = kRetryCount;
+  p.rnr_retry_count = kRnrRetry;
+  return p;
+}
+
+}  // namespace rdmabench::detail

@@ -1,0 +1,75 @@
+// JSON Lines: one object per message size, written by nlohmann::json.
+#include <ostream>
+
+#include "rdmabench/report.hpp"
+
+namespace rdmabench {
+
+nlohmann::json to_json(const RunContext& c) {
+  return {
+      {"test", c.test},
+      {"role", c.role},
+      {"version", c.version},
+      {"build_type", c.build_type},
+      {"host", c.host},
+      {"device", c.device},
+      {"port", c.port},
+      {"transport", c.transport},
+      {"link_layer", c.link_layer},
+      {"gid", {{"index", c.gid_index}, {"value", c.gid}, {"type", c.gid_type}, {"reason", c.gid_reason}}},
+      {"mtu_bytes", c.mtu_bytes},
+      {"connection", c.connection},
+      {"peer", c.peer},
+      {"memory", {{"local", c.local_memory}, {"remote", c.remote_memory}}},
+      {"clock", c.clock},
+      {"tx_depth", c.tx_depth},
+      {"max_inline_bytes", c.max_inline},
+  };
+}
+
+nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
+  nlohmann::json j = {{"test", c.test}, {"role", c.role}, {"bytes", r.bytes},
+                      {"iterations", r.iterations}, {"warmup_iterations", r.warmup}};
+  if (r.latency) {
+    const auto& l = *r.latency;
+    j["latency"] = {{"unit", "usec"},  {"kind", c.latency_kind}, {"samples", l.count},
+                    {"min", l.min},    {"max", l.max},           {"mean", l.mean},
+                    {"stdev", l.stdev}, {"median", l.median},    {"p90", l.p90},
+                    {"p99", l.p99},    {"p99_9", l.p99_9},       {"p99_99", l.p99_99}};
+  }
+  if (r.bandwidth) {
+    const auto& b = *r.bandwidth;
+    j["bandwidth"] = {{"seconds", b.seconds},
+                      {"peak_MBps", b.peak_mb_per_s},
+                      {"average_MBps", b.average_mb_per_s},
+                      {"average_Gbps", b.average_mb_per_s * 8 / 1000},
+                      {"message_rate_Mpps", b.message_rate_mpps},
+                      {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
+  }
+  j["context"] = to_json(c);
+  return j;
+}
+
+namespace {
+
+class JsonReporter final : public Reporter {
+ public:
+  explicit JsonReporter(std::ostream& out) : out_(out) {}
+  void begin(const RunContext& c) override { context_ = c; }
+  void size_done(const SizeResult& r) override {
+    out_ << to_json(r, context_).dump() << '\n';
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  RunContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter(std::ostream& out) {
+  return std::make_unique<JsonReporter>(out);
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,263 @@
+// The handshake: how a client and a server agree on a test and connect.
+//
+//   client                         server
+//   Hello(spec)           ---->    checks for conflicts, adopts the spec
+//                         <----    Barrier 0 (accepted) or Reject(reason)
+//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP)
+//   Endpoint              <--->    Endpoint           (QP address, target buffer)
+//   [QP to RTR/RTS]                [QP to RTR/RTS]    (only without rdma_cm)
+//   Barrier 1             <--->    Barrier 1          (both QPs ready)
+#include "rdmabench/session.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netdb.h>
+
+#include "rdmabench/device.hpp"
+#include "rdmabench/error.hpp"
+#include "session_internal.hpp"
+
+namespace rdmabench {
+
+using namespace detail;
+
+Session::Session(Role r, ControlChannel c, TestSpec s)
+    : role(r), spec(std::move(s)), control(std::move(c)) {}
+
+Session::~Session() {
+  // Tell rdma_cm we are leaving while the QP still exists; members then
+  // tear down in the order their declaration describes.
+  if (cm_id && qp) rdma_disconnect(cm_id.get());
+}
+
+namespace {
+
+constexpr std::uint32_t kAcceptedBarrier = 0;
+constexpr std::uint32_t kConnectedBarrier = 1;
+
+std::uint32_t path_mtu_of(ibv_qp* qp) {
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  if (ibv_query_qp(qp, &attr, IBV_QP_PATH_MTU, &init) != 0) return 0;
+  return mtu_bytes(attr.path_mtu);
+}
+
+/// Endpoint exchange and the final barrier, common to both roles.
+void finish_handshake(Session& s) {
+  const auto peer = s.control.exchange(local_endpoint(s), s.timeout, "endpoint");
+  if (!s.cm_id) connect_qp(s, peer);
+  else s.path_mtu_bytes = path_mtu_of(s.qp.get());
+  adopt_remote(s, peer);
+  s.control.barrier(kConnectedBarrier, s.timeout);
+}
+
+/// The address family the server is reached by (for the GID choice).
+AddressFamily family_of(const std::string& host) {
+  in6_addr v6;
+  return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
+}
+
+addrinfo* resolve_cm_address(const std::string& host, std::uint16_t port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const auto service = std::to_string(port);
+  if (int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
+    throw Error(fmt::format("cannot resolve '{}': {}", host, ::gai_strerror(rc)));
+  return found;
+}
+
+void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
+  s.cm_events.reset(rdma_create_event_channel());
+  if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+  rdma_cm_id* id = nullptr;
+  if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+    throw_system_error("rdma_create_id", errno);
+  s.cm_id.reset(id);
+
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> address(
+      resolve_cm_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1)),
+      ::freeaddrinfo);
+  const int timeout_ms = static_cast<int>(config.timeout.count());
+  if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
+    throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
+  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
+  if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
+  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
+
+  adopt_cm_device(s, config, notice);
+  create_queues(s, config);
+  auto parameters = cm_parameters(s);
+  if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
+  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, s.control));
+}
+
+}  // namespace
+
+Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
+  require(!config.server.empty(), "no server address given");
+  Context context;
+  PortAttributes port;
+  Transport transport;
+  if (spec.connect == ConnectMethod::tcp_exchange) {
+    // Open the device before contacting the server so that a wrong -d, -i or
+    // -x fails here, and so that iWARP can switch to rdma_cm in the hello.
+    context = open_device(config.device);
+    port = query_port(context.get(), config.port);
+    transport = resolve_transport(port, config.gid_index, family_of(config.server));
+    check_sizes_fit(spec, port);
+    settle_connect_method(spec, transport, port.device, notice);
+  }
+
+  Session s(Role::client, connect_control(config.server, config.tcp_port, config.timeout), spec);
+  s.timeout = config.timeout;
+  s.control.send(wire::Hello{spec});
+  const auto accepted = s.control.receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
+  require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
+
+  try {
+    if (spec.connect == ConnectMethod::rdma_cm) {
+      client_cm_connect(s, config, notice);
+    } else {
+      s.owned_context = std::move(context);
+      s.context = s.owned_context.get();
+      s.port = std::move(port);
+      s.transport = std::move(transport);
+      create_queues(s, config);
+    }
+    finish_handshake(s);
+  } catch (const Error& e) {
+    s.control.try_abort(e.what());
+    throw;
+  }
+  return s;
+}
+
+// ------------------------------------------------------------------ server
+
+struct Server::Impl {
+  SideConfig config;
+  TestSpec spec;
+  Notice notice;
+  Context context;  ///< opened by name for the exchange method
+  PortAttributes port;
+  Transport transport;
+  std::optional<ControlListener> listener;
+  EventChannel cm_events;
+  CmId cm_listener;
+
+  void listen_for_cm() {
+    cm_events.reset(rdma_create_event_channel());
+    if (!cm_events) throw_system_error("rdma_create_event_channel", errno);
+    rdma_cm_id* id = nullptr;
+    if (rdma_create_id(cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+      throw_system_error("rdma_create_id", errno);
+    cm_listener.reset(id);
+    // IPv4 wildcard: siw listens on a v6 wildcard only for IPv6 addresses,
+    // so a dual-stack listener would turn every IPv4 client away on iWARP.
+    sockaddr_in any{};
+    any.sin_family = AF_INET;
+    any.sin_addr.s_addr = htonl(INADDR_ANY);
+    any.sin_port = htons(static_cast<std::uint16_t>(config.tcp_port + 1));
+    if (rdma_bind_addr(id, reinterpret_cast<sockaddr*>(&any)) != 0)
+      throw_system_error(fmt::format("rdma_bind_addr(port {})", config.tcp_port + 1), errno,
+                         "rdma_cm uses the control port + 1; is another server using it?");
+    if (rdma_listen(id, 8) != 0) throw_system_error("rdma_listen", errno);
+  }
+
+  /// Reads the hello; nullopt (after telling the user) for a bad peer.
+  std::optional<TestSpec> read_hello(ControlChannel& control) {
+    try {
+      return control.receive_expected<wire::Hello>(config.timeout, "hello").spec;
+    } catch (const Error& e) {
+      notice(fmt::format("rejected {}: {}; still waiting for a client", control.peer_name(), e.what()));
+      control.try_abort(std::string("rejected: ") + e.what());
+      return std::nullopt;
+    }
+  }
+
+  void cm_accept(Session& s) {
+    auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
+    rdma_cm_id* id = request->id;
+    rdma_ack_cm_event(request);
+    s.cm_id.reset(id);
+    // The connection gets its own event channel, so that it outlives ours.
+    s.cm_events.reset(rdma_create_event_channel());
+    if (!s.cm_events || rdma_migrate_id(id, s.cm_events.get()) != 0)
+      throw_system_error("rdma_migrate_id", errno);
+    adopt_cm_device(s, config, notice);
+    create_queues(s, config);
+    auto parameters = cm_parameters(s);
+    if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));
+  }
+};
+
+Server::Server(SideConfig config, TestSpec spec, Notice notice)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.config = std::move(config);
+  m.spec = std::move(spec);
+  m.notice = std::move(notice);
+  if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
+    // Validate what the user named now, not when a client turns up.
+    m.context = open_device(m.config.device);
+    m.port = query_port(m.context.get(), m.config.port);
+    m.transport = resolve_transport(m.port, m.config.gid_index, AddressFamily::ipv4);
+    settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
+    if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
+  }
+  m.listener.emplace(m.config.tcp_port);
+  if (m.spec.connect == ConnectMethod::rdma_cm) m.listen_for_cm();
+}
+
+Server::~Server() = default;
+
+Session Server::accept_client() {
+  Impl& m = *impl_;
+  for (;;) {
+    auto control = m.listener->accept(Milliseconds(0));
+    auto hello = m.read_hello(control);
+    if (!hello) continue;
+    if (auto conflict = find_conflict(m.spec, *hello)) {
+      control.send(wire::Reject{*conflict});
+      throw Error(fmt::format("refused {}: {}", control.peer_name(), *conflict));
+    }
+    TestSpec adopted = m.spec;
+    adopted.sizes = hello->sizes;
+    adopted.iterations = hello->iterations;
+    adopted.warmup = hello->warmup;
+    adopted.tx_depth = hello->tx_depth;
+    if (m.context) {
+      try {
+        check_sizes_fit(adopted, m.port);
+      } catch (const Error& e) {
+        control.send(wire::Reject{std::string("server side: ") + e.what()});
+        throw;
+      }
+    }
+    control.send(wire::Barrier{kAcceptedBarrier});
+
+    Session s(Role::server, std::move(control), std::move(adopted));
+    s.timeout = m.config.timeout;
+    try {
+      if (s.spec.connect == ConnectMethod::rdma_cm) {
+        m.cm_accept(s);
+      } else {
+        s.owned_context = std::move(m.context);
+        s.context = s.owned_context.get();
+        s.port = m.port;
+        s.transport = m.transport;
+        create_queues(s, m.config);
+      }
+      finish_handshake(s);
+    } catch (const Error& e) {
+      s.control.try_abort(e.what());
+      throw;
+    }
+    return s;
+  }
+}
+
+}  // namespace rdmabench

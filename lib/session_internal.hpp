@@ -1,0 +1,48 @@
+#pragma once
+// Steps of building a Session, shared by the client and server paths.
+
+#include "rdmabench/session.hpp"
+#include "rdmabench/wire.hpp"
+
+namespace rdmabench::detail {
+
+/// Latency loops signal one write in kLatencySignalEvery (and the last); the
+/// send queue holds two such batches, so a post never finds it full while the
+/// previous signaled completion is still being reaped.
+inline constexpr std::uint32_t kLatencySignalEvery = 16;
+inline constexpr std::uint32_t kLatencySendDepth = 2 * kLatencySignalEvery;
+static_assert(kLatencySendDepth >= 2 * kLatencySignalEvery);
+
+/// The fabric rules that follow from the options, applied before the hello:
+/// iWARP forces rdma_cm (said through `notice`).
+void settle_connect_method(TestSpec& spec, const Transport& transport, const std::string& device,
+                           const Notice& notice);
+
+/// Checks the sweep against what the port can carry in one message.
+void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
+
+/// PD, CQ, QP (on the rdma_cm id when there is one), buffers and MRs.
+void create_queues(Session& session, const SideConfig& config);
+
+/// What the peer needs from us: QP address and target buffer.
+wire::Endpoint local_endpoint(const Session& session);
+
+/// Moves the QP to RTS towards `peer` (the attribute-exchange method).
+void connect_qp(Session& session, const wire::Endpoint& peer);
+
+/// Records the peer's target buffer.
+void adopt_remote(Session& session, const wire::Endpoint& peer);
+
+/// Reads port and transport of the device rdma_cm chose, and checks it is the
+/// one the user named.
+void adopt_cm_device(Session& session, const SideConfig& config, const Notice& notice);
+
+/// Waits for one rdma_cm event of type `expected` on `channel`, watching the
+/// control connection meanwhile. The caller acks the returned event.
+rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type expected,
+                             Milliseconds timeout, ControlChannel& control);
+
+/// Connection parameters for rdma_connect/rdma_accept.
+rdma_conn_param cm_parameters(const Session& session);
+
+}  // namespace rdmabench::detail

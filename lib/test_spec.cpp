@@ -1,0 +1,40 @@
+#include "rdmabench/test_spec.hpp"
+
+#include <algorithm>
+
+namespace rdmabench {
+
+std::string test_name(const TestSpec& spec) {
+  std::string name = "write";
+  name += spec.measurement == Measurement::latency ? "_lat" : "_bw";
+  return name;
+}
+
+std::string to_string(ConnectMethod method) {
+  return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
+}
+
+std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client) {
+  if (server.operation != client.operation || server.measurement != client.measurement) {
+    return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
+           test_name(client) + "; run the same binary on both sides";
+  }
+  if (server.connect != client.connect) {
+    return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
+           ", the client with " + to_string(client.connect) +
+           "; give -R/--rdma-cm on both sides or on neither";
+  }
+  return std::nullopt;
+}
+
+std::uint64_t largest_size(const TestSpec& spec) {
+  return spec.sizes.empty() ? 0 : *std::max_element(spec.sizes.begin(), spec.sizes.end());
+}
+
+std::vector<std::uint64_t> all_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = 2; s <= (8u << 20); s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,113 @@
+// Write bandwidth: the client keeps tx-depth writes in flight, signals one in
+// `signal_every`, and polls completions in batches. The server's CPU takes no
+// part (one-sided writes); it waits at the barrier that ends the size.
+#include <algorithm>
+
+#include "engine_internal.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+constexpr int kPollBatch = 16;
+
+struct CompletionStamp {
+  std::uint64_t time;
+  std::uint64_t completed;
+};
+
+struct BandwidthLoop {
+  ibv_qp* qp;
+  ibv_cq* cq;
+  PreparedWrite write;
+  std::uint64_t depth;
+  std::uint64_t signal_every;  ///< <= depth, or the loop would wait forever
+};
+
+/// Runs `count` writes; returns the number of stamps written (the first is
+/// the start, then one per poll that reaped completions).
+template <typename Clock>
+std::size_t write_bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
+                                 CompletionStamp* stamps, const Session& s, Watchdog& dog) {
+  ibv_send_wr wr = L.write.wr;
+  ibv_sge sge = L.write.sge;
+  wr.sg_list = &sge;
+  ibv_send_wr* bad = nullptr;
+  ibv_wc wc[kPollBatch];
+  std::uint64_t posted = 0, completed = 0;
+  std::size_t n_stamps = 0;
+  stamps[n_stamps++] = {Clock::now(), 0};
+  while (completed < count) {
+    while (posted < count && posted - completed < L.depth) {
+      ++posted;
+      const bool signaled = posted % L.signal_every == 0 || posted == count;
+      wr.wr_id = posted;  // a completion reports how many writes are done
+      wr.send_flags = L.write.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+      if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
+        throw_post_error(rc, s);
+    }
+    const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
+    if (n == 0) {
+      dog.idle(completed);
+      continue;
+    }
+    if (n < 0) [[unlikely]]
+      throw Error("ibv_poll_cq failed");
+    for (int k = 0; k < n; ++k) {
+      if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
+        throw_completion_error(wc[k]);
+      completed = wc[k].wr_id;
+    }
+    stamps[n_stamps++] = {Clock::now(), completed};
+  }
+  return n_stamps;
+}
+
+/// Best rate over any window of about one queue's worth of messages.
+double peak_mb_per_s(const std::vector<CompletionStamp>& stamps, std::size_t window,
+                     std::uint64_t bytes, double ticks_per_us) {
+  double peak = 0;
+  window = std::clamp<std::size_t>(window, 1, stamps.size() - 1);
+  for (std::size_t k = window; k < stamps.size(); ++k) {
+    const double us = static_cast<double>(stamps[k].time - stamps[k - window].time) / ticks_per_us;
+    if (us <= 0) continue;
+    const double moved = static_cast<double>((stamps[k].completed - stamps[k - window].completed) * bytes);
+    peak = std::max(peak, moved / us);  // bytes per us == MB/s
+  }
+  return peak;
+}
+
+}  // namespace
+
+SizeResult measure_write_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r;
+  r.bytes = bytes;
+  r.iterations = s.spec.iterations;
+  r.warmup = s.spec.warmup;
+  if (s.role == Role::server) return r;
+
+  const std::uint64_t depth = s.spec.tx_depth;
+  BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_write(s, bytes), depth,
+                     std::clamp<std::uint64_t>(depth / 4, 1, 64)};
+  std::vector<CompletionStamp> stamps(s.spec.iterations / loop.signal_every + 2);
+  std::vector<CompletionStamp> warmup_stamps(s.spec.warmup / loop.signal_every + 2);
+  Watchdog dog(s.control, s.timeout, "write completions");
+  std::size_t n_stamps = 0;
+  with_clock(clock, [&]<typename Clock>() {
+    if (s.spec.warmup) write_bandwidth_loop<Clock>(loop, s.spec.warmup, warmup_stamps.data(), s, dog);
+    n_stamps = write_bandwidth_loop<Clock>(loop, s.spec.iterations, stamps.data(), s, dog);
+  });
+  stamps.resize(n_stamps);
+
+  BandwidthFigures b;
+  const double us = static_cast<double>(stamps.back().time - stamps.front().time) / clock.ticks_per_us;
+  b.seconds = us / 1e6;
+  b.average_mb_per_s = static_cast<double>(bytes * s.spec.iterations) / us;
+  b.message_rate_mpps = static_cast<double>(s.spec.iterations) / us;
+  b.peak_mb_per_s = std::max(b.average_mb_per_s,
+                             peak_mb_per_s(stamps, depth / loop.signal_every, bytes, clock.ticks_per_us));
+  r.bandwidth = b;
+  return r;
+}
+
+}  // namespace rdmabench::detail

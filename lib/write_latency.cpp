@@ -1,0 +1,96 @@
+// Write latency: ping-pong. The client writes a message whose last byte
+// carries an iteration tag; the server spins on that byte, then writes back.
+// A sample is the time between two consecutive posts (one full round trip,
+// everything included), halved for one-way latency as perftest does.
+#include <cstring>
+
+#include "engine_internal.hpp"
+#include "session_internal.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+/// 1..255, never 0: the target byte is zeroed before each size, and two
+/// consecutive iterations never carry the same tag.
+inline std::uint8_t tag_of(std::uint64_t i) { return static_cast<std::uint8_t>(i % 255 + 1); }
+
+struct LatencyLoop {
+  ibv_qp* qp;
+  ibv_cq* cq;
+  PreparedWrite write;
+  volatile std::uint8_t* incoming;  ///< last byte of our target buffer
+  std::uint8_t* outgoing;           ///< last byte of our source buffer
+  std::uint64_t warmup;
+  std::uint64_t total;              ///< warmup + timed iterations
+  bool initiator;
+};
+
+/// Stamps: one per timed iteration plus, for the initiator, the end of the
+/// last round trip. Nothing else is recorded in the loop.
+template <typename Clock>
+void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, const Session& s,
+                        Watchdog& dog) {
+  ibv_send_wr wr = L.write.wr;
+  ibv_sge sge = L.write.sge;
+  wr.sg_list = &sge;
+  ibv_send_wr* bad = nullptr;
+  bool signal_pending = false;
+  for (std::uint64_t i = 0; i < L.total; ++i) {
+    const std::uint8_t tag = tag_of(i);
+    if (!L.initiator)
+      while (*L.incoming != tag) dog.idle(i);
+    const std::uint64_t now = Clock::now();
+    if (i >= L.warmup) stamps[i - L.warmup] = now;
+    *L.outgoing = tag;
+    const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || i + 1 == L.total;
+    if (signaled) {
+      if (signal_pending) reap_one(L.cq, dog);
+      signal_pending = true;
+    }
+    wr.send_flags = L.write.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+    if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
+      throw_post_error(rc, s);
+    if (L.initiator)
+      while (*L.incoming != tag) dog.idle(i);
+  }
+  if (L.initiator) stamps[L.total - L.warmup] = Clock::now();
+  if (signal_pending) reap_one(L.cq, dog);
+}
+
+}  // namespace
+
+void reset_latency_target(Session& s, std::uint64_t bytes) {
+  *reinterpret_cast<volatile std::uint8_t*>(s.recv_buffer.data() + bytes - 1) = 0;
+}
+
+SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  LatencyLoop loop{s.qp.get(),
+                   s.cq.get(),
+                   prepare_write(s, bytes),
+                   reinterpret_cast<volatile std::uint8_t*>(s.recv_buffer.data() + bytes - 1),
+                   reinterpret_cast<std::uint8_t*>(s.send_buffer.data() + bytes - 1),
+                   s.spec.warmup,
+                   s.spec.warmup + s.spec.iterations,
+                   s.role == Role::client};
+  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  Watchdog dog(s.control, s.timeout, "the peer's write");
+  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), s, dog); });
+
+  SizeResult r;
+  r.bytes = bytes;
+  r.iterations = s.spec.iterations;
+  r.warmup = s.spec.warmup;
+  // The initiator has iterations + 1 stamps (its last round trip ends with a
+  // stamp); the responder sees only `iterations` messages, so it can time
+  // iterations - 1 round trips between them.
+  const std::size_t intervals = loop.initiator ? s.spec.iterations : s.spec.iterations - 1;
+  r.latency_samples_us.reserve(intervals);
+  for (std::size_t k = 0; k < intervals; ++k)
+    r.latency_samples_us.push_back(static_cast<double>(stamps[k + 1] - stamps[k]) /
+                                   clock.ticks_per_us / 2.0);
+  if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
+  return r;
+}
+
+}  // namespace rdmabench::detail

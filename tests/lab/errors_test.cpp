@@ -1,0 +1,175 @@
+// Bad input and misbehaving peers: each ends with a message that names what
+// was wrong, a non-zero exit, and never a hang.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "lab.hpp"
+
+using namespace lab;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Runs one binary alone; returns it finished (limit 30 s).
+std::unique_ptr<Process> run_alone(const Args& argv) {
+  auto p = std::make_unique<Process>(argv);
+  INFO(p->describe());
+  REQUIRE(p->wait_for(30s).has_value());
+  return p;
+}
+
+/// Sends `bytes` to 127.0.0.1:port on a raw TCP connection, then closes it.
+void send_raw(int port, const std::string& bytes) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::send(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
+  char reply[256];
+  (void)::recv(fd, reply, sizeof reply, 0);  // the server's Abort, or EOF
+  ::close(fd);
+}
+
+/// Kills `victim` once the run is under way; the survivor must exit
+/// non-zero with `expected` in its stderr within its --timeout plus slack.
+void kill_mid_run(const std::string& binary, const Device& d, bool kill_server) {
+  auto p = start_pair(binary, {"-d", d.name}, d.address,
+                      {"-d", d.name, "-n", "100000000", "--timeout", "3"});
+  INFO("client: " << p.client->describe());
+  INFO("server: " << p.server->describe());
+  // The table header is printed once the handshake is done and loops start.
+  REQUIRE(p.client->wait_for_output("#bytes", 30s));
+  std::this_thread::sleep_for(500ms);
+  Process& victim = kill_server ? *p.server : *p.client;
+  Process& survivor = kill_server ? *p.client : *p.server;
+  REQUIRE(survivor.running());
+  victim.kill(SIGKILL);
+  const auto start = std::chrono::steady_clock::now();
+  const auto rc = survivor.wait_for(20s);
+  INFO("survivor took " << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s");
+  REQUIRE(rc.has_value());
+  CHECK(*rc != 0);
+  CHECK_THAT(survivor.err(), Catch::Contains("error:"));
+  CHECK_THAT(survivor.err(), Catch::Contains("closed the control connection") ||
+                                 Catch::Contains("completion with error") ||
+                                 Catch::Contains("no progress"));
+}
+
+}  // namespace
+
+TEST_CASE("unknown device lists the devices that exist", "[lab][errors]") {
+  auto p = run_alone({bin("rdma_write_bw"), "-d", "nosuch9", "-p", std::to_string(free_port_pair())});
+  INFO(p->describe());
+  CHECK(p->wait_for(0ms) == 1);
+  CHECK_THAT(p->err(), Catch::Contains("unknown RDMA device 'nosuch9'; available:"));
+  CHECK_THAT(p->err(), Catch::Contains(roce().name));
+}
+
+TEST_CASE("invalid GID index names the valid ones", "[lab][errors]") {
+  auto p = run_alone({bin("rdma_write_lat"), "-d", roce().name, "-x", "9", "-p",
+                      std::to_string(free_port_pair())});
+  INFO(p->describe());
+  CHECK(p->wait_for(0ms) == 1);
+  CHECK_THAT(p->err(), Catch::Contains("GID index 9 does not exist on " + roce().name + " port 1; valid: 0"));
+}
+
+TEST_CASE("size 0 is a usage error", "[lab][errors]") {
+  auto p = run_alone({bin("rdma_write_bw"), "-d", roce().name, "-s", "0", "127.0.0.1"});
+  INFO(p->describe());
+  CHECK(p->wait_for(0ms) == 2);
+  CHECK_THAT(p->err(), Catch::Contains("-s/--size 0 is invalid"));
+}
+
+TEST_CASE("size above what the device can carry is refused before connecting", "[lab][errors]") {
+  // 1 TiB exceeds any port's max_msg_sz and max_mr_size; nothing listens on
+  // the port, so reaching the network would be a different error.
+  auto p = run_alone({bin("rdma_write_bw"), "-d", roce().name, "-s", "1024G", "-p",
+                      std::to_string(free_port_pair()), "127.0.0.1"});
+  INFO(p->describe());
+  CHECK(p->wait_for(0ms) == 1);
+  CHECK_THAT(p->err(), Catch::Contains("message size 1099511627776 exceeds the largest message"));
+}
+
+TEST_CASE("client with no server gives up within --timeout", "[lab][errors]") {
+  const auto start = std::chrono::steady_clock::now();
+  auto p = run_alone({bin("rdma_write_lat"), "-d", roce().name, "--timeout", "2", "-p",
+                      std::to_string(free_port_pair()), "127.0.0.1"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(p->describe());
+  CHECK(p->wait_for(0ms) == 1);
+  CHECK_THAT(p->err(), Catch::Contains("cannot reach server 127.0.0.1"));
+  CHECK(seconds >= 1.5);   // it retried for the whole timeout...
+  CHECK(seconds < 15.0);   // ...and then stopped
+}
+
+TEST_CASE("garbage on the control port is rejected and the server keeps serving", "[lab][errors]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  Process server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
+  INFO("server: " << server.describe());
+  REQUIRE(server.wait_for_output("waiting for a client", 30s));
+  send_raw(port, "GET / HTTP/1.0\r\n\r\n");
+  REQUIRE(server.wait_for_output("rejected", 10s));
+  CHECK_THAT(server.err(), Catch::Contains("bad magic"));
+  CHECK(server.running());
+  // A short frame followed by a hang-up must not wedge it either.
+  send_raw(port, std::string("RDMB\0\x01", 6));
+  std::this_thread::sleep_for(300ms);
+  CHECK(server.running());
+
+  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "-n", "50", d.address});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(60s) == 0);
+  CHECK(server.wait_for(10s) == 0);
+}
+
+TEST_CASE("mismatched binaries are refused on both sides, naming the test", "[lab][errors]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  Process server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
+  REQUIRE(server.wait_for_output("waiting for a client", 30s));
+  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), d.address});
+  INFO("client: " << client.describe());
+  INFO("server: " << server.describe());
+  CHECK(client.wait_for(30s) == 1);
+  CHECK(server.wait_for(30s) == 1);
+  CHECK_THAT(client.err(), Catch::Contains("mismatched test: the server runs rdma_write_bw, the client rdma_write_lat"));
+  CHECK_THAT(server.err(), Catch::Contains("mismatched test"));
+}
+
+TEST_CASE("rdma_cm on one side only is refused, naming --rdma-cm", "[lab][errors]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  Process server({bin("rdma_write_lat"), "-d", d.name, "-R", "-p", std::to_string(port)});
+  REQUIRE(server.wait_for_output("waiting for a client", 30s));
+  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), d.address});
+  INFO("client: " << client.describe());
+  INFO("server: " << server.describe());
+  CHECK(client.wait_for(30s) == 1);
+  CHECK(server.wait_for(30s) == 1);
+  CHECK_THAT(client.err(), Catch::Contains("mismatched --rdma-cm"));
+  CHECK_THAT(server.err(), Catch::Contains("mismatched --rdma-cm"));
+}
+
+TEST_CASE("server killed mid-run: the bandwidth client notices", "[lab][errors][kill]") {
+  kill_mid_run("rdma_write_bw", roce(), true);
+}
+TEST_CASE("client killed mid-run: the bandwidth server notices", "[lab][errors][kill]") {
+  kill_mid_run("rdma_write_bw", roce(), false);
+}
+TEST_CASE("server killed mid-run: the latency client notices", "[lab][errors][kill]") {
+  kill_mid_run("rdma_write_lat", roce(), true);
+}
+TEST_CASE("client killed mid-run: the latency server notices", "[lab][errors][kill]") {
+  kill_mid_run("rdma_write_lat", roce(), false);
+}
+TEST_CASE("server killed mid-run on iWARP: the client notices", "[lab][errors][kill]") {
+  kill_mid_run("rdma_write_bw", iwarp(), true);
+}

@@ -1,0 +1,105 @@
+#include "lab.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+#include <sstream>
+
+namespace lab {
+
+namespace {
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+bool port_free(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+Device roce() { return {env_or("RXE_DEV", "rxe0"), env_or("RXE_IP", "10.0.2.15"), "RoCEv2"}; }
+Device iwarp() { return {env_or("SIW_DEV", "siw0"), env_or("SIW_IP", "10.0.3.15"), "iWARP"}; }
+
+int free_port_pair() {
+  std::mt19937 rng(std::random_device{}());
+  for (int tries = 0; tries < 1000; ++tries) {
+    const int port = 20000 + 2 * static_cast<int>(rng() % 15000);
+    if (port_free(port) && port_free(port + 1)) return port;
+  }
+  FAIL("no free TCP port pair");
+  return 0;
+}
+
+std::string bin(const std::string& name) { return std::string(RDMABENCH_BIN_DIR) + "/" + name; }
+
+Pair start_pair(const std::string& binary, const Args& server_args,
+                const std::string& server_address, const Args& client_args) {
+  Pair p;
+  p.port = free_port_pair();
+  Args s{bin(binary), "-p", std::to_string(p.port)};
+  s.insert(s.end(), server_args.begin(), server_args.end());
+  p.server = std::make_unique<Process>(s);
+  INFO(p.server->describe());
+  REQUIRE(p.server->wait_for_output("waiting for a client", std::chrono::seconds(30)));
+  Args c{bin(binary), "-p", std::to_string(p.port)};
+  c.insert(c.end(), client_args.begin(), client_args.end());
+  c.push_back(server_address);
+  p.client = std::make_unique<Process>(c);
+  return p;
+}
+
+Pair run_pair_ok(const std::string& binary, const Args& server_args,
+                 const std::string& server_address, const Args& client_args, int seconds) {
+  auto p = start_pair(binary, server_args, server_address, client_args);
+  const auto limit = std::chrono::seconds(seconds);
+  const auto client_rc = p.client->wait_for(limit);
+  const auto server_rc = p.server->wait_for(std::chrono::seconds(10));
+  INFO("client: " << p.client->describe());
+  INFO("server: " << p.server->describe());
+  REQUIRE(client_rc == 0);
+  REQUIRE(server_rc == 0);
+  return p;
+}
+
+std::vector<nlohmann::json> read_json_lines(const std::string& path) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+std::vector<std::vector<double>> table_rows(const std::string& text) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::vector<double> row;
+    std::string field;
+    while (fields >> field) {
+      char* end = nullptr;
+      const double v = std::strtod(field.c_str(), &end);
+      if (end == field.c_str() || *end != '\0') {
+        row.clear();
+        break;
+      }
+      row.push_back(v);
+    }
+    if (row.size() >= 4) rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace lab

@@ -1,0 +1,55 @@
+#pragma once
+// What the lab tier needs: which devices to use, free ports, and a
+// server/client pair runner. Inside tools/rdma-lab the devices are rxe0
+// (RoCEv2) and siw0 (iWARP); on a real RDMA host set RXE_DEV/RXE_IP or
+// SIW_DEV/SIW_IP to run the same cases there.
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace lab {
+
+struct Device {
+  std::string name;     ///< rxe0
+  std::string address;  ///< an IP of its network interface
+  std::string kind;     ///< expected transport: RoCEv2, iWARP
+};
+Device roce();
+Device iwarp();
+
+/// Even TCP port p with p and p + 1 free (control and rdma_cm).
+int free_port_pair();
+
+std::string bin(const std::string& name);  ///< path of one of our binaries
+
+using Args = std::vector<std::string>;
+
+/// A server started and ready for a client.
+struct Pair {
+  std::unique_ptr<Process> server;
+  std::unique_ptr<Process> client;
+  int port = 0;
+};
+
+/// Starts `binary` as server with `server_args` (plus -p), waits until it
+/// listens, then starts the client against `server_address` with
+/// `client_args`. Neither is waited for.
+Pair start_pair(const std::string& binary, const Args& server_args, const std::string& server_address,
+                const Args& client_args);
+
+/// start_pair, then waits for both (limit `seconds`) and requires both to
+/// exit 0.
+Pair run_pair_ok(const std::string& binary, const Args& server_args,
+                 const std::string& server_address, const Args& client_args, int seconds = 120);
+
+std::vector<nlohmann::json> read_json_lines(const std::string& path);
+
+/// Numeric rows of our console table (lines that start with the byte count).
+std::vector<std::vector<double>> table_rows(const std::string& text);
+
+}  // namespace lab

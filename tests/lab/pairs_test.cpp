@@ -1,0 +1,150 @@
+// Server/client pairs of both binaries on RoCEv2 (TCP exchange and rdma_cm)
+// and iWARP; the JSON must agree with the table, and the dumped samples must
+// reproduce the printed statistics.
+#include <cmath>
+
+#include "lab.hpp"
+#include "rdmabench/stats.hpp"
+
+using namespace lab;
+
+namespace {
+
+/// The table prints two decimals; the JSON keeps full precision.
+void check_close(double table, double json) { CHECK(std::abs(table - json) <= 0.006); }
+
+void check_latency_table_matches_json(const std::string& table, const nlohmann::json& j) {
+  const auto rows = table_rows(table);
+  REQUIRE(rows.size() == 1);
+  const auto& row = rows[0];  // bytes iters min max typical avg stdev p99 p99.9 p90 p99.99 warmup
+  REQUIRE(row.size() == 12);
+  const auto& l = j.at("latency");
+  CHECK(row[0] == j.at("bytes").get<double>());
+  CHECK(row[1] == l.at("samples").get<double>());
+  check_close(row[2], l.at("min"));
+  check_close(row[3], l.at("max"));
+  check_close(row[4], l.at("median"));
+  check_close(row[5], l.at("mean"));
+  check_close(row[6], l.at("stdev"));
+  check_close(row[7], l.at("p99"));
+  check_close(row[8], l.at("p99_9"));
+  check_close(row[9], l.at("p90"));
+  check_close(row[10], l.at("p99_99"));
+  CHECK(row[11] == j.at("warmup_iterations").get<double>());
+}
+
+/// Parses --dump-samples output: '#' comment lines, then one value a line.
+std::vector<double> read_samples(const std::string& path) {
+  std::vector<double> samples;
+  std::istringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') samples.push_back(std::stod(line));
+  return samples;
+}
+
+void latency_pair(const Device& d, const Args& extra, const std::string& connection) {
+  TempDir tmp;
+  const auto json = (tmp.path / "lat.json").string(), dump = (tmp.path / "samples.txt").string();
+  Args server{"-d", d.name}, client{"-d", d.name, "-n", "500", "--json", json, "--dump-samples", dump};
+  server.insert(server.end(), extra.begin(), extra.end());
+  client.insert(client.end(), extra.begin(), extra.end());
+  auto p = run_pair_ok("rdma_write_lat", server, d.address, client);
+  INFO(p.client->describe());
+
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 1);
+  const auto& j = lines[0];
+  CHECK(j.at("context").at("device") == d.name);
+  CHECK(j.at("context").at("transport") == d.kind);
+  CHECK(j.at("context").at("connection") == connection);
+  CHECK(j.at("iterations") == 500);
+  CHECK(j.at("latency").at("samples") == 500);
+  CHECK(j.at("latency").at("min").get<double>() > 0);
+  check_latency_table_matches_json(p.client->out(), j);
+
+  // Anyone can recompute the statistics from the dump (6 decimals kept).
+  const auto samples = read_samples(dump);
+  REQUIRE(samples.size() == 500);
+  const auto s = rdmabench::summarize_latency(samples);
+  const auto& l = j.at("latency");
+  CHECK(std::abs(s.median - l.at("median").get<double>()) < 1e-5);
+  CHECK(std::abs(s.p99 - l.at("p99").get<double>()) < 1e-5);
+  CHECK(std::abs(s.p99_9 - l.at("p99_9").get<double>()) < 1e-5);
+  CHECK(std::abs(s.max - l.at("max").get<double>()) < 1e-5);
+  CHECK(std::abs(s.mean - l.at("mean").get<double>()) < 1e-5);
+
+  // The server measured too: its table has one row of 499 round trips.
+  const auto server_rows = table_rows(p.server->out());
+  REQUIRE(server_rows.size() == 1);
+  CHECK(server_rows[0][1] == 499);
+}
+
+void bandwidth_pair(const Device& d, const Args& extra, const std::string& connection) {
+  TempDir tmp;
+  const auto json = (tmp.path / "bw.json").string();
+  Args server{"-d", d.name}, client{"-d", d.name, "-n", "2000", "--json", json};
+  server.insert(server.end(), extra.begin(), extra.end());
+  client.insert(client.end(), extra.begin(), extra.end());
+  auto p = run_pair_ok("rdma_write_bw", server, d.address, client);
+  INFO(p.client->describe());
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 1);
+  const auto& j = lines[0];
+  CHECK(j.at("context").at("transport") == d.kind);
+  CHECK(j.at("context").at("connection") == connection);
+  const auto& b = j.at("bandwidth");
+  const double average = b.at("average_MBps");
+  CHECK(average > 0);
+  CHECK(b.at("peak_MBps").get<double>() >= average);
+  // Average bandwidth is bytes x iterations / seconds, and the rate agrees.
+  CHECK(std::abs(average - 65536.0 * 2000 / b.at("seconds").get<double>() / 1e6) < 1e-6 * average);
+  CHECK(std::abs(b.at("message_rate_Mpps").get<double>() * 65536 - average) < 1e-6 * average);
+
+  const auto rows = table_rows(p.client->out());
+  REQUIRE(rows.size() == 1);  // bytes iterations peak average msgrate warmup
+  CHECK(rows[0][0] == 65536);
+  CHECK(rows[0][1] == 2000);
+  check_close(rows[0][2], b.at("peak_MBps"));
+  check_close(rows[0][3], average);
+  CHECK(std::abs(rows[0][4] - b.at("message_rate_Mpps").get<double>()) < 1e-6);
+}
+
+}  // namespace
+
+TEST_CASE("write_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
+  latency_pair(roce(), {}, "out-of-band TCP");
+}
+
+TEST_CASE("write_lat pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
+  latency_pair(roce(), {"-R"}, "rdma_cm");
+}
+
+TEST_CASE("write_lat pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
+  latency_pair(iwarp(), {}, "rdma_cm");
+}
+
+TEST_CASE("write_bw pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
+  bandwidth_pair(roce(), {}, "out-of-band TCP");
+}
+
+TEST_CASE("write_bw pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
+  bandwidth_pair(roce(), {"-R"}, "rdma_cm");
+}
+
+TEST_CASE("write_bw pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
+  bandwidth_pair(iwarp(), {}, "rdma_cm");
+}
+
+TEST_CASE("iWARP says it switched to rdma_cm", "[lab][siw]") {
+  const auto d = iwarp();
+  auto p = run_pair_ok("rdma_write_lat", {"-d", d.name}, d.address, {"-d", d.name, "-n", "50"});
+  CHECK_THAT(p.client->err(), Catch::Contains(d.name + " is iWARP: connecting with rdma_cm"));
+  CHECK_THAT(p.server->err(), Catch::Contains(d.name + " is iWARP: connecting with rdma_cm"));
+}
+
+TEST_CASE("the GID is chosen automatically and printed", "[lab][rxe]") {
+  const auto d = roce();
+  auto p = run_pair_ok("rdma_write_lat", {"-d", d.name}, d.address, {"-d", d.name, "-n", "50"});
+  CHECK_THAT(p.client->out(), Catch::Contains("RoCEv2 IPv4 GID"));
+  CHECK_THAT(p.client->out(), Catch::Contains("::ffff:" + d.address));
+}

@@ -1,0 +1,38 @@
+// -a sweeps 2 B to 8 MiB in one connection, on every device and method.
+#include "lab.hpp"
+
+using namespace lab;
+
+namespace {
+
+void sweep(const std::string& binary, const Device& d, const Args& extra) {
+  TempDir tmp;
+  const auto json = (tmp.path / "sweep.json").string();
+  // Few iterations: an 8 MiB message takes ~0.1 s in the emulated guest.
+  Args server{"-d", d.name}, client{"-d", d.name, "-a", "-n", "10", "--warmup", "2", "--json", json};
+  server.insert(server.end(), extra.begin(), extra.end());
+  client.insert(client.end(), extra.begin(), extra.end());
+  auto p = run_pair_ok(binary, server, d.address, client, 300);
+  INFO(p.client->describe());
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 23);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    CHECK(lines[i].at("bytes") == (2ull << i));
+    CHECK(lines[i].at("iterations") == 10);
+    CHECK(lines[i].at("warmup_iterations") == 2);
+  }
+  CHECK(table_rows(p.client->out()).size() == 23);
+}
+
+}  // namespace
+
+TEST_CASE("write_lat sweep -a on RoCEv2", "[lab][rxe][sweep]") { sweep("rdma_write_lat", roce(), {}); }
+TEST_CASE("write_bw sweep -a on RoCEv2", "[lab][rxe][sweep]") { sweep("rdma_write_bw", roce(), {}); }
+TEST_CASE("write_lat sweep -a on RoCEv2 with rdma_cm", "[lab][rxe][sweep]") {
+  sweep("rdma_write_lat", roce(), {"-R"});
+}
+TEST_CASE("write_bw sweep -a on RoCEv2 with rdma_cm", "[lab][rxe][sweep]") {
+  sweep("rdma_write_bw", roce(), {"-R"});
+}
+TEST_CASE("write_lat sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_write_lat", iwarp(), {}); }
+TEST_CASE("write_bw sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_write_bw", iwarp(), {}); }

@@ -50,7 +50,10 @@ std::string describe_peer(const sockaddr_storage& addr) {
   if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), sizeof(addr), host, sizeof host,
                     port, sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
     return "unknown peer";
-  return fmt::format("{}:{}", host, port);
+  std::string h = host;
+  if (h.rfind("::ffff:", 0) == 0 && h.find('.') != std::string::npos) h = h.substr(7);  // v4-mapped
+  if (h.find(':') != std::string::npos) h = "[" + h + "]";
+  return fmt::format("{}:{}", h, port);
 }
 
 void set_nodelay(int fd) {
@@ -147,13 +150,16 @@ void ControlChannel::answer_barrier(std::uint32_t sequence, Milliseconds timeout
 PeerState ControlChannel::check_peer(std::string& reason) {
   pollfd p{socket_.get(), POLLIN, 0};
   if (::poll(&p, 1, 0) <= 0) return PeerState::alive;
-  if (p.revents & (POLLHUP | POLLERR)) return PeerState::closed;
+  // Look at pending data before the hang-up: a peer that sends its Abort and
+  // exits at once must still be heard.
   std::uint8_t header[wire::kHeaderSize];
   const ssize_t n = ::recv(socket_.get(), header, sizeof header, MSG_PEEK | MSG_DONTWAIT);
   if (n == 0) return PeerState::closed;
+  if (n < 0) return errno == EAGAIN || errno == EINTR ? PeerState::alive : PeerState::closed;
   // A peer that finished first may already wait at the next barrier: leave
   // such a message for the code that expects it. Only an Abort concerns us.
-  if (n < static_cast<ssize_t>(sizeof header)) return PeerState::alive;
+  if (n < static_cast<ssize_t>(sizeof header))
+    return p.revents & (POLLHUP | POLLERR) ? PeerState::closed : PeerState::alive;
   try {
     if (wire::decode_header(header).type != wire::MessageType::abort) return PeerState::alive;
     const auto message = receive(Milliseconds(1000));

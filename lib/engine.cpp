@@ -54,9 +54,10 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   return c;
 }
 
-void run_benchmark(Session& s, const ClockInfo& clock, Reporter& reporter) {
+void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context,
+                   Reporter& reporter) {
   try {
-    reporter.begin(describe_run(s, clock));
+    reporter.begin(context);
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       SizeResult result;

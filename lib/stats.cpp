@@ -12,9 +12,11 @@ double percentile_nearest_rank(std::span<const double> sorted, double percent) {
   require(!sorted.empty(), "percentile of an empty sample set");
   require(percent > 0 && percent <= 100, "percentile must be in (0, 100]");
   const double n = static_cast<double>(sorted.size());
-  // The epsilon keeps exact ranks exact: 99% of 100 samples is rank 99, not 100
-  // because 0.99 * 100 rounds up to 99.00000000000001 in binary.
-  auto rank = static_cast<std::size_t>(std::ceil(percent / 100.0 * n - 1e-9));
+  // The relative guard keeps exact ranks exact: 99% of 100 samples is rank
+  // 99, not 100, although 0.99 * 100 is 99.00000000000001 in binary; it must
+  // scale with n, or large runs pick the next rank.
+  const double exact = percent * n / 100.0;
+  auto rank = static_cast<std::size_t>(std::ceil(exact - exact * 1e-12));
   rank = std::clamp<std::size_t>(rank, 1, sorted.size());
   return sorted[rank - 1];
 }

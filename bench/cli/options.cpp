@@ -109,8 +109,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     require_range("-x/--gid-index", raw.gid_index, 0LL, 65535LL);
     cl.side.gid_index = static_cast<std::uint32_t>(raw.gid_index);
   }
-  if (!(raw.timeout_s > 0 && raw.timeout_s <= 86400))
-    throw UsageError(fmt::format("--timeout {} is out of range: expected more than 0 and at most 86400 seconds", raw.timeout_s));
+  if (!(raw.timeout_s >= 0.001 && raw.timeout_s <= 86400))
+    throw UsageError(fmt::format("--timeout {} is out of range: expected 0.001 to 86400 seconds", raw.timeout_s));
   cl.side.device = raw.device;
   cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);

@@ -50,14 +50,19 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   };
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
   const ClockInfo clock = choose_clock();
+  auto run_session = [&](Session& session) {
+    RunContext context = describe_run(session, clock);
+    context.report_gbits = cl.report_gbits;
+    run_benchmark(session, clock, context, *outputs.reporter);
+  };
   if (cl.is_client()) {
     Session session = connect_to_server(cl.side, cl.spec, notice);
-    run_benchmark(session, clock, *outputs.reporter);
+    run_session(session);
   } else {
     Server server(cl.side, cl.spec, notice);
     notice(fmt::format("waiting for a client on TCP port {}", cl.side.tcp_port));
     Session session = server.accept_client();
-    run_benchmark(session, clock, *outputs.reporter);
+    run_session(session);
   }
   return 0;
 }

@@ -12,7 +12,10 @@ namespace rdmabench {
 RunContext describe_run(const Session& session, const ClockInfo& clock);
 
 /// Every size of the spec: timed loops, statistics, one Reporter call each.
-/// On any failure the peer is told why (Abort) before the error propagates.
-void run_benchmark(Session& session, const ClockInfo& clock, Reporter& reporter);
+/// `context` (from describe_run, with the caller's presentation choices such
+/// as report_gbits) is handed to the reporter first. On any failure the peer
+/// is told why (Abort) before the error propagates.
+void run_benchmark(Session& session, const ClockInfo& clock, const RunContext& context,
+                   Reporter& reporter);
 
 }  // namespace rdmabench

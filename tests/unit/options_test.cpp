@@ -1,0 +1,266 @@
+// Command-line parsing of the benchmark binaries: perftest-like defaults,
+// options mapped onto SideConfig and TestSpec, and every mistake reported as
+// a UsageError (exit status 2) that names the option.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "rdmabench/test_spec.hpp"
+#include "test_helpers.hpp"
+
+using rdmabench::ConnectMethod;
+using rdmabench::Measurement;
+using rdmabench::Milliseconds;
+using rdmabench::Operation;
+using rdmabench::cli::BenchmarkKind;
+using rdmabench::cli::parse_command_line;
+using rdmabench::cli::parse_size;
+using rdmabench::cli::UsageError;
+using rdmabench::test::MessageContains;
+using Args = std::vector<std::string>;
+
+namespace {
+
+// As in bench/rdma_write_bw.cpp and bench/rdma_write_lat.cpp.
+const BenchmarkKind kBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth,
+                               65536, 5000, 128};
+const BenchmarkKind kLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
+
+}  // namespace
+
+TEST_CASE("options: bandwidth defaults", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {});
+  CHECK_FALSE(cl.is_client());
+  CHECK(cl.spec.operation == Operation::write);
+  CHECK(cl.spec.measurement == Measurement::bandwidth);
+  CHECK(cl.spec.connect == ConnectMethod::tcp_exchange);
+  CHECK(cl.spec.sizes == std::vector<std::uint64_t>{65536});
+  CHECK(cl.spec.iterations == 5000);
+  CHECK(cl.spec.tx_depth == 128);
+  CHECK(cl.spec.warmup == 128);  // bandwidth warms up with one queue's worth
+  CHECK(cl.side.device.empty());
+  CHECK(cl.side.port == 1);
+  CHECK_FALSE(cl.side.gid_index.has_value());
+  CHECK(cl.side.tcp_port == 18515);
+  CHECK(cl.side.timeout == Milliseconds(10000));
+  CHECK(cl.side.memory == "host");
+  CHECK_FALSE(cl.report_gbits);
+  CHECK(cl.json_path.empty());
+  CHECK(cl.samples_path.empty());
+  CHECK_FALSE(cl.show_help);
+  CHECK_FALSE(cl.show_version);
+}
+
+TEST_CASE("options: latency defaults", "[options]") {
+  const auto cl = parse_command_line(kLatency, {});
+  CHECK(cl.spec.measurement == Measurement::latency);
+  CHECK(cl.spec.sizes == std::vector<std::uint64_t>{2});
+  CHECK(cl.spec.iterations == 1000);
+  CHECK(cl.spec.tx_depth == 1);
+  CHECK(cl.spec.warmup == 100);
+}
+
+TEST_CASE("options: the warmup default follows the tx depth on bandwidth only", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"-t", "64"}).spec.warmup == 64);
+  CHECK(parse_command_line(kLatency, {"-t", "64"}).spec.warmup == 100);
+  CHECK(parse_command_line(kBandwidth, {"-t", "64", "--warmup", "0"}).spec.warmup == 0);
+  CHECK(parse_command_line(kLatency, {"--warmup", "5000"}).spec.warmup == 5000);
+}
+
+TEST_CASE("options: a positional server address makes a client", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {"192.168.1.10"});
+  CHECK(cl.is_client());
+  CHECK(cl.side.server == "192.168.1.10");
+  // Options may come before or after it.
+  const auto later = parse_command_line(kBandwidth, {"-s", "4K", "server.lab", "-n", "10"});
+  CHECK(later.side.server == "server.lab");
+  CHECK(later.spec.sizes == std::vector<std::uint64_t>{4096});
+  CHECK(later.spec.iterations == 10);
+}
+
+TEST_CASE("options: two server addresses are a usage error", "[options]") {
+  REQUIRE_THROWS_AS(parse_command_line(kBandwidth, {"host1", "host2"}), UsageError);
+}
+
+TEST_CASE("options: each option lands in its field", "[options]") {
+  const auto cl = parse_command_line(
+      kBandwidth, {"-d", "rxe0", "-i", "2", "-x", "3", "-p", "20000", "--timeout", "2.5", "-s",
+                   "64K", "-n", "777", "-t", "16", "--warmup", "9", "--mem", "hugepage",
+                   "--report-gbits", "--json", "out.jsonl", "10.0.2.15"});
+  CHECK(cl.side.device == "rxe0");
+  CHECK(cl.side.port == 2);
+  REQUIRE(cl.side.gid_index.has_value());
+  CHECK(*cl.side.gid_index == 3);
+  CHECK(cl.side.tcp_port == 20000);
+  CHECK(cl.side.timeout == Milliseconds(2500));
+  CHECK(cl.spec.sizes == std::vector<std::uint64_t>{65536});
+  CHECK(cl.spec.iterations == 777);
+  CHECK(cl.spec.tx_depth == 16);
+  CHECK(cl.spec.warmup == 9);
+  CHECK(cl.side.memory == "hugepage");
+  CHECK(cl.report_gbits);
+  CHECK(cl.json_path == "out.jsonl");
+  CHECK(cl.side.server == "10.0.2.15");
+}
+
+TEST_CASE("options: long forms", "[options]") {
+  const auto cl = parse_command_line(
+      kLatency, {"--ib-dev=siw0", "--ib-port=1", "--gid-index=0", "--port=30000", "--size=1M",
+                 "--iters=3", "--tx-depth=2", "--rdma-cm", "--dump-samples=samples.txt"});
+  CHECK(cl.side.device == "siw0");
+  CHECK(*cl.side.gid_index == 0);  // 0 is a real index, not "unset"
+  CHECK(cl.side.tcp_port == 30000);
+  CHECK(cl.spec.sizes == std::vector<std::uint64_t>{1u << 20});
+  CHECK(cl.spec.iterations == 3);
+  CHECK(cl.spec.tx_depth == 2);
+  CHECK(cl.spec.connect == ConnectMethod::rdma_cm);
+  CHECK(cl.samples_path == "samples.txt");
+}
+
+TEST_CASE("options: -R selects rdma_cm", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"-R"}).spec.connect == ConnectMethod::rdma_cm);
+  CHECK(parse_command_line(kLatency, {"-R", "host"}).spec.connect == ConnectMethod::rdma_cm);
+}
+
+TEST_CASE("options: --json - means stdout", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--json", "-"}).json_path == "-");
+}
+
+TEST_CASE("options: -a sweeps 2 B to 8 MiB", "[options]") {
+  const auto sizes = parse_command_line(kBandwidth, {"-a"}).spec.sizes;
+  REQUIRE(sizes.size() == 23);
+  CHECK(sizes.front() == 2);
+  CHECK(sizes.back() == 8u << 20);
+  CHECK(sizes == rdmabench::all_sizes());
+}
+
+TEST_CASE("options: -s and -a conflict", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-a", "-s", "4096"}), UsageError,
+                         MessageContains("-s/--size") && MessageContains("-a/--all"));
+}
+
+TEST_CASE("options: invalid sizes", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-s", "0"}), UsageError,
+                         MessageContains("-s/--size 0 is invalid"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-s", "abc"}), UsageError,
+                         MessageContains("invalid size 'abc'"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-s", "12Q"}), UsageError,
+                         MessageContains("unknown suffix 'Q'"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-s", "0K"}), UsageError,
+                         MessageContains("-s/--size 0 is invalid"));
+}
+
+TEST_CASE("options: out-of-range numbers name the option and the range", "[options]") {
+  struct Case {
+    Args args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{"-n", "0"}, "-n/--iters 0 is out of range: expected 1 to 1000000000"},
+      {{"-n", "1000000001"}, "-n/--iters 1000000001 is out of range"},
+      {{"-t", "0"}, "-t/--tx-depth 0 is out of range: expected 1 to 65536"},
+      {{"-t", "65537"}, "-t/--tx-depth 65537 is out of range"},
+      {{"-x", "-1"}, "-x/--gid-index -1 is out of range: expected 0 to 65535"},
+      {{"-x", "65536"}, "-x/--gid-index 65536 is out of range"},
+      {{"-p", "0"}, "-p/--port 0 is out of range: expected 1 to 65534"},
+      // 65535 is taken out too: rdma_cm listens on port + 1.
+      {{"-p", "65535"}, "-p/--port 65535 is out of range"},
+      {{"-p", "70000"}, "-p/--port 70000 is out of range"},
+      {{"-i", "0"}, "-i/--ib-port 0 is out of range: expected 1 to 255"},
+      {{"-i", "256"}, "-i/--ib-port 256 is out of range"},
+      {{"--warmup", "-1"}, "--warmup -1 is out of range"},
+      {{"--timeout", "0"}, "--timeout 0 is out of range"},
+      {{"--timeout", "-3"}, "--timeout -3 is out of range"},
+      {{"--timeout", "86401"}, "--timeout 86401 is out of range"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args[0] << " " << c.args[1]);
+    REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, c.args), UsageError,
+                           MessageContains(c.message));
+  }
+}
+
+TEST_CASE("options: range edges that are valid", "[options]") {
+  const auto cl = parse_command_line(
+      kBandwidth, {"-n", "1", "-t", "65536", "-x", "65535", "-p", "65534", "-i", "255",
+                   "--timeout", "86400"});
+  CHECK(cl.spec.iterations == 1);
+  CHECK(cl.spec.tx_depth == 65536);
+  CHECK(*cl.side.gid_index == 65535);
+  CHECK(cl.side.tcp_port == 65534);
+  CHECK(cl.side.port == 255);
+  CHECK(cl.side.timeout == Milliseconds(86'400'000));
+}
+
+TEST_CASE("options: malformed command lines", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--bogus"}), UsageError,
+                         MessageContains("--bogus"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-q"}), UsageError,
+                         MessageContains("-q"));
+  REQUIRE_THROWS_AS(parse_command_line(kBandwidth, {"-n", "many"}), UsageError);
+  REQUIRE_THROWS_AS(parse_command_line(kBandwidth, {"-n"}), UsageError);  // value missing
+  REQUIRE_THROWS_AS(parse_command_line(kBandwidth, {"-n", "1", "-n", "2"}), UsageError);
+}
+
+TEST_CASE("options: --dump-samples belongs to the latency binary", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--dump-samples", "s.txt"}), UsageError,
+                         MessageContains("--dump-samples") && MessageContains("rdma_write_bw"));
+  CHECK(parse_command_line(kLatency, {"--dump-samples", "s.txt"}).samples_path == "s.txt");
+}
+
+TEST_CASE("options: --help and --version stop before validation", "[options]") {
+  const auto help = parse_command_line(kBandwidth, {"--help", "-n", "0"});
+  CHECK(help.show_help);
+  CHECK_THAT(help.help_text, Catch::Matchers::Contains("Usage: rdma_write_bw") &&
+                                 Catch::Matchers::Contains("--tx-depth") &&
+                                 Catch::Matchers::Contains("default 128"));
+  CHECK(parse_command_line(kLatency, {"-h"}).show_help);
+  CHECK(parse_command_line(kLatency, {"--version"}).show_version);
+}
+
+TEST_CASE("parse_size: plain bytes and binary suffixes", "[options]") {
+  CHECK(parse_size("1") == 1);
+  CHECK(parse_size("4096") == 4096);
+  CHECK(parse_size("100B") == 100);
+  CHECK(parse_size("64K") == 65536);
+  CHECK(parse_size("64k") == 65536);
+  CHECK(parse_size("2KiB") == 2048);
+  CHECK(parse_size("8M") == 8u << 20);
+  CHECK(parse_size("3MiB") == 3u << 20);
+  CHECK(parse_size("1G") == 1u << 30);
+  CHECK(parse_size("4GiB") == std::uint64_t{4} << 30);
+  CHECK(parse_size("0") == 0);  // parse_size allows it; the -s option rejects it
+  CHECK(parse_size("18446744073709551615") == std::numeric_limits<std::uint64_t>::max());
+  CHECK(parse_size("17179869183G") == std::uint64_t{17179869183} << 30);
+}
+
+TEST_CASE("parse_size: rejects what is not a size", "[options]") {
+  for (const char* bad : {"", "abc", "-1", "+5", " 5", "K", "1.5K", "0x10"}) {
+    INFO("'" << bad << "'");
+    REQUIRE_THROWS_AS(parse_size(bad), UsageError);
+  }
+  REQUIRE_THROWS_MATCHES(parse_size("abc"), UsageError,
+                         MessageContains("invalid size 'abc': expected bytes"));
+  REQUIRE_THROWS_MATCHES(parse_size("12Q"), UsageError,
+                         MessageContains("invalid size '12Q': unknown suffix 'Q'"));
+  REQUIRE_THROWS_MATCHES(parse_size("4KB"), UsageError, MessageContains("unknown suffix 'KB'"));
+}
+
+TEST_CASE("parse_size: rejects sizes beyond 64 bits", "[options]") {
+  // 2^34 G is 2^64.
+  REQUIRE_THROWS_MATCHES(parse_size("17179869184G"), UsageError, MessageContains("too large"));
+  REQUIRE_THROWS_AS(parse_size("18446744073709551616"), UsageError);
+}
+
+// Timeouts are kept in whole milliseconds, and zero would mean "wait forever"
+// to ControlListener::accept: anything under 1 ms is refused, not truncated.
+TEST_CASE("options: a --timeout below one millisecond is refused", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--timeout", "0.0004"}), UsageError,
+                         MessageContains("--timeout 0.0004 is out of range"));
+  CHECK(parse_command_line(kBandwidth, {"--timeout", "0.001"}).side.timeout == Milliseconds(1));
+}

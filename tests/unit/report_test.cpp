@@ -1,0 +1,315 @@
+// The reporters, as golden text: the console table keeps perftest's column
+// names and puts each figure under its own column; JSON Lines carry every
+// figure and the context; the samples file is one value a line.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rdmabench/report.hpp"
+
+using namespace rdmabench;
+
+namespace {
+
+RunContext context(bool latency) {
+  RunContext c;
+  c.test = latency ? "write_lat" : "write_bw";
+  c.title = latency ? "RDMA Write Latency Test" : "RDMA Write BW Test";
+  c.role = "client";
+  c.version = "0.1.0";
+  c.build_type = "RelWithDebInfo";
+  c.host = "lab-guest";
+  c.device = "rxe0";
+  c.port = 1;
+  c.transport = "RoCEv2";
+  c.link_layer = "Ethernet";
+  c.gid_index = 1;
+  c.gid = "::ffff:10.0.2.15";
+  c.gid_type = "RoCEv2";
+  c.gid_reason = "RoCEv2 IPv4 GID";
+  c.mtu_bytes = 1024;
+  c.connection = "out-of-band TCP";
+  c.peer = "server 10.0.2.16:18515";
+  c.local_memory = "host";
+  c.remote_memory = "hugepage";
+  c.clock = "TSC, 2400 MHz";
+  c.tx_depth = latency ? 1 : 128;
+  c.max_inline = 220;
+  c.latency_kind = latency ? "one-way (round trip / 2)" : "";
+  return c;
+}
+
+/// Every figure different, so that a figure printed in the wrong column shows.
+SizeResult latency_result(std::uint64_t iterations, std::size_t samples) {
+  SizeResult r;
+  r.bytes = 2;
+  r.iterations = iterations;
+  r.warmup = 100;
+  LatencySummary l;
+  l.count = samples;
+  l.min = 1.11;
+  l.max = 9.99;
+  l.mean = 3.33;
+  l.stdev = 4.44;
+  l.median = 2.22;
+  l.p90 = 7.77;
+  l.p99 = 5.55;
+  l.p99_9 = 6.66;
+  l.p99_99 = 8.88;
+  r.latency = l;
+  return r;
+}
+
+/// 11250 MB/s of 64 KiB messages is 0.171661 million messages a second.
+SizeResult bandwidth_result() {
+  SizeResult r;
+  r.bytes = 65536;
+  r.iterations = 5000;
+  r.warmup = 128;
+  r.bandwidth = BandwidthFigures{0.0291, 12500.0, 11250.0, 0.171661};
+  return r;
+}
+
+void render(Reporter& reporter, const RunContext& c, const std::vector<SizeResult>& rs) {
+  reporter.begin(c);
+  for (const auto& r : rs) reporter.size_done(r);
+  reporter.end();
+}
+
+std::string console(const RunContext& c, const std::vector<SizeResult>& rs) {
+  std::ostringstream out;
+  render(*make_console_reporter(out), c, rs);
+  return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+/// The column where `label` ends on `header`; figures are right-aligned to it.
+std::size_t right_edge(const std::string& header, const std::string& label) {
+  const auto at = header.find(label);
+  REQUIRE(at != std::string::npos);
+  return at + label.size();
+}
+
+/// The text of the whitespace-separated field of `row` that ends at `edge`.
+std::string field_ending_at(const std::string& row, std::size_t edge) {
+  REQUIRE(edge <= row.size());
+  REQUIRE((edge == row.size() || row[edge] == ' '));
+  const auto start = row.rfind(' ', edge - 1);
+  return row.substr(start + 1, edge - start - 1);
+}
+
+const std::string kRule(87, '-');
+
+const std::string kContextBlock =
+    " Device          : rxe0, port 1\n"
+    " Transport       : RoCEv2 (link layer Ethernet)\n"
+    " GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
+    " MTU             : 1024 bytes\n"
+    " Connection      : out-of-band TCP, peer server 10.0.2.16:18515\n"
+    " Memory          : local host, remote hugepage\n";
+
+}  // namespace
+
+TEST_CASE("report: console latency table, golden", "[report]") {
+  const std::string expected =
+      kRule + "\n" +
+      "                   RDMA Write Latency Test (rdmabench 0.1.0, client)                   \n" +
+      kContextBlock +
+      " Queue           : tx depth 1, max inline 220 bytes\n"
+      " Clock           : TSC, 2400 MHz\n"
+      " Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
+      "counted\n" +
+      kRule + "\n" +
+      "   #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+      "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]    t_p90[usec]"
+      "   99.99% percentile[usec]  #warmup\n"
+      "        2        1000           1.11           9.99             2.22           3.33"
+      "             4.44                   5.55                     6.66           7.77"
+      "                      8.88      100\n" +
+      kRule + "\n";
+  CHECK(console(context(true), {latency_result(1000, 1000)}) == expected);
+}
+
+TEST_CASE("report: console latency figures sit under their perftest column names", "[report]") {
+  const auto lines = lines_of(console(context(true), {latency_result(1000, 1000)}));
+  REQUIRE(lines.size() == 15);
+  const auto& header = lines[12];
+  const auto& row = lines[13];
+  const std::pair<const char*, const char*> columns[] = {
+      {"#bytes", "2"},
+      {"#iterations", "1000"},
+      {"t_min[usec]", "1.11"},
+      {"t_max[usec]", "9.99"},
+      {"t_typical[usec]", "2.22"},  // perftest's t_typical is the median
+      {"t_avg[usec]", "3.33"},
+      {"t_stdev[usec]", "4.44"},
+      {" 99% percentile[usec]", "5.55"},
+      {"99.9% percentile[usec]", "6.66"},
+      {"t_p90[usec]", "7.77"},
+      {"99.99% percentile[usec]", "8.88"},
+      {"#warmup", "100"},
+  };
+  for (const auto& [label, figure] : columns) {
+    INFO(label);
+    CHECK(field_ending_at(row, right_edge(header, label)) == figure);
+  }
+}
+
+TEST_CASE("report: console bandwidth table, golden", "[report]") {
+  SizeResult by_peer;  // the passive side of a bandwidth test measures nothing
+  by_peer.bytes = 4096;
+  by_peer.iterations = 5000;
+  const std::string expected =
+      kRule + "\n" +
+      "                     RDMA Write BW Test (rdmabench 0.1.0, client)                      \n" +
+      kContextBlock +
+      " Queue           : tx depth 128, max inline 220 bytes\n"
+      " Clock           : TSC, 2400 MHz\n"
+      " Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
+      kRule + "\n" +
+      "   #bytes    #iterations     BW peak[MB/sec]     BW average[MB/sec]   MsgRate[Mpps]  #warmup\n"
+      "    65536           5000            12500.00               11250.00        0.171661      128\n"
+      "     4096           5000   (measured by the peer)\n" +
+      kRule + "\n";
+  CHECK(console(context(false), {bandwidth_result(), by_peer}) == expected);
+}
+
+TEST_CASE("report: console bandwidth in Gb/s is MB/s * 8 / 1000", "[report]") {
+  auto c = context(false);
+  c.report_gbits = true;
+  const auto lines = lines_of(console(c, {bandwidth_result()}));
+  REQUIRE(lines.size() == 15);
+  CHECK(lines[10] == " Units           : Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s");
+  const auto& header = lines[12];
+  const auto& row = lines[13];
+  CHECK(field_ending_at(row, right_edge(header, "BW peak[Gb/sec]")) == "100.00");
+  CHECK(field_ending_at(row, right_edge(header, "BW average[Gb/sec]")) == "90.00");
+  CHECK(field_ending_at(row, right_edge(header, "MsgRate[Mpps]")) == "0.171661");  // unscaled
+  CHECK(field_ending_at(row, right_edge(header, "#iterations")) == "5000");
+  CHECK(field_ending_at(row, right_edge(header, "#warmup")) == "128");
+}
+
+TEST_CASE("report: JSON Lines for latency", "[report]") {
+  std::ostringstream out;
+  // A responder: 1000 iterations give it 999 round trips to time.
+  render(*make_json_reporter(out), context(true),
+         {latency_result(1000, 999), latency_result(20, 20)});
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 2);
+  const auto j = nlohmann::json::parse(lines[0]);
+  CHECK(j["test"] == "write_lat");
+  CHECK(j["role"] == "client");
+  CHECK(j["bytes"] == 2);
+  CHECK(j["iterations"] == 1000);
+  CHECK(j["warmup_iterations"] == 100);
+  CHECK_FALSE(j.contains("bandwidth"));
+  const auto& l = j["latency"];
+  CHECK(l["unit"] == "usec");
+  CHECK(l["kind"] == "one-way (round trip / 2)");
+  CHECK(l["samples"] == 999);
+  CHECK(l["min"] == 1.11);
+  CHECK(l["max"] == 9.99);
+  CHECK(l["mean"] == 3.33);
+  CHECK(l["stdev"] == 4.44);
+  CHECK(l["median"] == 2.22);  // what the console calls t_typical
+  CHECK(l["p90"] == 7.77);
+  CHECK(l["p99"] == 5.55);
+  CHECK(l["p99_9"] == 6.66);
+  CHECK(l["p99_99"] == 8.88);
+  CHECK(nlohmann::json::parse(lines[1])["iterations"] == 20);
+}
+
+TEST_CASE("report: JSON Lines for bandwidth", "[report]") {
+  std::ostringstream out;
+  render(*make_json_reporter(out), context(false), {bandwidth_result()});
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 1);
+  const auto j = nlohmann::json::parse(lines[0]);
+  CHECK(j["test"] == "write_bw");
+  CHECK(j["bytes"] == 65536);
+  CHECK(j["iterations"] == 5000);
+  CHECK(j["warmup_iterations"] == 128);
+  CHECK_FALSE(j.contains("latency"));
+  const auto& b = j["bandwidth"];
+  CHECK(b["seconds"] == 0.0291);
+  CHECK(b["peak_MBps"] == 12500.0);
+  CHECK(b["average_MBps"] == 11250.0);
+  CHECK(b["average_Gbps"] == 90.0);
+  CHECK(b["message_rate_Mpps"] == 0.171661);
+  CHECK(b["units"]["MBps"] == "10^6 bytes/s");
+}
+
+TEST_CASE("report: JSON context block", "[report]") {
+  std::ostringstream out;
+  render(*make_json_reporter(out), context(false), {bandwidth_result()});
+  const auto c = nlohmann::json::parse(lines_of(out.str()).at(0))["context"];
+  CHECK(c["test"] == "write_bw");
+  CHECK(c["role"] == "client");
+  CHECK(c["version"] == "0.1.0");
+  CHECK(c["build_type"] == "RelWithDebInfo");
+  CHECK(c["host"] == "lab-guest");
+  CHECK(c["device"] == "rxe0");
+  CHECK(c["port"] == 1);
+  CHECK(c["transport"] == "RoCEv2");
+  CHECK(c["link_layer"] == "Ethernet");
+  CHECK(c["gid"]["index"] == 1);
+  CHECK(c["gid"]["value"] == "::ffff:10.0.2.15");
+  CHECK(c["gid"]["type"] == "RoCEv2");
+  CHECK(c["gid"]["reason"] == "RoCEv2 IPv4 GID");
+  CHECK(c["mtu_bytes"] == 1024);
+  CHECK(c["connection"] == "out-of-band TCP");
+  CHECK(c["peer"] == "server 10.0.2.16:18515");
+  CHECK(c["memory"]["local"] == "host");
+  CHECK(c["memory"]["remote"] == "hugepage");
+  CHECK(c["clock"] == "TSC, 2400 MHz");
+  CHECK(c["tx_depth"] == 128);
+  CHECK(c["max_inline_bytes"] == 220);
+}
+
+TEST_CASE("report: JSON for a size measured by the peer has neither block", "[report]") {
+  SizeResult r;
+  r.bytes = 8;
+  r.iterations = 10;
+  const auto j = to_json(r, context(false));
+  CHECK(j["bytes"] == 8);
+  CHECK_FALSE(j.contains("latency"));
+  CHECK_FALSE(j.contains("bandwidth"));
+  CHECK(j.contains("context"));
+}
+
+TEST_CASE("report: samples file, a comment line then one value a line", "[report]") {
+  std::ostringstream out;
+  auto with_samples = latency_result(3, 3);
+  with_samples.latency_samples_us = {1.5, 2.25, 10.0};
+  SizeResult without;  // nothing to dump: no lines at all
+  without.bytes = 4;
+  render(*make_samples_reporter(out), context(true), {with_samples, without});
+  CHECK(out.str() ==
+        "# write_lat client: 2 bytes, 3 samples, one-way (round trip / 2) in usec\n"
+        "1.500000\n"
+        "2.250000\n"
+        "10.000000\n");
+}
+
+TEST_CASE("report: the tee reporter forwards everything to each reporter", "[report]") {
+  std::ostringstream table, json;
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  reporters.push_back(make_console_reporter(table));
+  reporters.push_back(make_json_reporter(json));
+  render(*make_tee_reporter(std::move(reporters)), context(false), {bandwidth_result()});
+  CHECK(table.str() == console(context(false), {bandwidth_result()}));
+  CHECK(nlohmann::json::parse(lines_of(json.str()).at(0))["bytes"] == 65536);
+}

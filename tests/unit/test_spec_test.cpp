@@ -1,0 +1,89 @@
+// What both peers must agree on: find_conflict names the disagreeing option,
+// and ignores what the server adopts from the client.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "rdmabench/test_spec.hpp"
+
+using namespace rdmabench;
+
+namespace {
+
+TestSpec spec(Measurement measurement, ConnectMethod connect = ConnectMethod::tcp_exchange) {
+  TestSpec s;
+  s.measurement = measurement;
+  s.connect = connect;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("test_spec: test names follow the binaries", "[test_spec]") {
+  CHECK(test_name(spec(Measurement::bandwidth)) == "write_bw");
+  CHECK(test_name(spec(Measurement::latency)) == "write_lat");
+  CHECK(to_string(ConnectMethod::tcp_exchange) == "out-of-band TCP");
+  CHECK(to_string(ConnectMethod::rdma_cm) == "rdma_cm");
+}
+
+TEST_CASE("test_spec: a different measurement names both binaries", "[test_spec]") {
+  const auto conflict = find_conflict(spec(Measurement::bandwidth), spec(Measurement::latency));
+  REQUIRE(conflict);
+  CHECK(*conflict ==
+        "mismatched test: the server runs rdma_write_bw, the client rdma_write_lat; "
+        "run the same binary on both sides");
+  const auto reverse = find_conflict(spec(Measurement::latency), spec(Measurement::bandwidth));
+  REQUIRE(reverse);
+  CHECK_THAT(*reverse, Catch::Matchers::Contains("server runs rdma_write_lat, the client "
+                                                 "rdma_write_bw"));
+}
+
+TEST_CASE("test_spec: a different connection method names --rdma-cm", "[test_spec]") {
+  const auto conflict = find_conflict(spec(Measurement::latency, ConnectMethod::rdma_cm),
+                                      spec(Measurement::latency, ConnectMethod::tcp_exchange));
+  REQUIRE(conflict);
+  CHECK(*conflict ==
+        "mismatched --rdma-cm: the server connects with rdma_cm, the client with out-of-band TCP; "
+        "give -R/--rdma-cm on both sides or on neither");
+}
+
+TEST_CASE("test_spec: the measurement is reported before the connection method", "[test_spec]") {
+  const auto conflict = find_conflict(spec(Measurement::bandwidth, ConnectMethod::rdma_cm),
+                                      spec(Measurement::latency, ConnectMethod::tcp_exchange));
+  REQUIRE(conflict);
+  CHECK_THAT(*conflict, Catch::Matchers::StartsWith("mismatched test"));
+}
+
+TEST_CASE("test_spec: sizes, iterations, warmup and depth are the client's to choose",
+          "[test_spec]") {
+  const TestSpec server = spec(Measurement::bandwidth);
+  TestSpec client = server;
+  client.sizes = all_sizes();
+  client.iterations = 1;
+  client.warmup = 12345;
+  client.tx_depth = 1;
+  CHECK_FALSE(find_conflict(server, client).has_value());
+  CHECK_FALSE(find_conflict(server, server).has_value());
+  const TestSpec cm = spec(Measurement::latency, ConnectMethod::rdma_cm);
+  CHECK_FALSE(find_conflict(cm, cm).has_value());
+}
+
+TEST_CASE("test_spec: all_sizes is perftest's -a sweep", "[test_spec]") {
+  const auto sizes = all_sizes();
+  REQUIRE(sizes.size() == 23);
+  CHECK(sizes.front() == 2);
+  CHECK(sizes.back() == 8u * 1024 * 1024);
+  for (std::size_t i = 1; i < sizes.size(); ++i) CHECK(sizes[i] == 2 * sizes[i - 1]);
+}
+
+TEST_CASE("test_spec: largest_size", "[test_spec]") {
+  TestSpec s;
+  s.sizes = {4, 65536, 8};
+  CHECK(largest_size(s) == 65536);
+  s.sizes = all_sizes();
+  CHECK(largest_size(s) == 8u << 20);
+  s.sizes.clear();
+  CHECK(largest_size(s) == 0);
+}

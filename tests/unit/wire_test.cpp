@@ -1,0 +1,313 @@
+// The control protocol's frames: every message type survives a round trip,
+// the layout is big-endian as documented, and every malformed frame is
+// rejected with a message that says what was wrong.
+//
+// Malformed frames are built with a local writer, independent of
+// wire::encode, so that a bug in the encoder cannot hide one in the decoder.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "rdmabench/error.hpp"
+#include "rdmabench/test_spec.hpp"
+#include "rdmabench/wire.hpp"
+#include "test_helpers.hpp"
+
+namespace wire = rdmabench::wire;
+using Bytes = std::vector<std::uint8_t>;
+using rdmabench::test::MessageContains;
+
+namespace {
+
+void put(Bytes& b, std::uint64_t v, int width) {
+  for (int i = width - 1; i >= 0; --i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+Bytes header(std::uint16_t type, std::uint32_t length, std::uint32_t magic = wire::kMagic,
+             std::uint16_t version = wire::kVersion) {
+  Bytes b;
+  put(b, magic, 4);
+  put(b, version, 2);
+  put(b, type, 2);
+  put(b, length, 4);
+  return b;
+}
+
+/// A frame whose header announces exactly the payload it carries.
+Bytes frame(wire::MessageType type, const Bytes& payload) {
+  auto b = header(static_cast<std::uint16_t>(type), static_cast<std::uint32_t>(payload.size()));
+  b.insert(b.end(), payload.begin(), payload.end());
+  return b;
+}
+
+/// A Hello payload, field by field (op, measurement, connect, iterations,
+/// warmup, depth, count, sizes).
+Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t connect,
+                    std::size_t size_count) {
+  Bytes b;
+  b.push_back(op);
+  b.push_back(measurement);
+  b.push_back(connect);
+  put(b, 1000, 8);
+  put(b, 10, 4);
+  put(b, 1, 4);
+  put(b, size_count, 2);
+  for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
+  return b;
+}
+
+Bytes text_payload(std::size_t length, std::size_t announced) {
+  Bytes b;
+  put(b, announced, 2);
+  b.insert(b.end(), length, 'x');
+  return b;
+}
+
+wire::Message round_trip(const wire::Message& m) { return wire::decode(wire::encode(m)); }
+
+rdmabench::TestSpec spec_with_sizes(std::vector<std::uint64_t> sizes) {
+  rdmabench::TestSpec s;
+  s.operation = rdmabench::Operation::write;
+  s.measurement = rdmabench::Measurement::latency;
+  s.connect = rdmabench::ConnectMethod::rdma_cm;
+  s.iterations = std::numeric_limits<std::uint64_t>::max() - 1;  // all 64 bits matter
+  s.warmup = 0x01020304;
+  s.tx_depth = 65536;
+  s.sizes = std::move(sizes);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("wire: Hello round trip with 1, 23 and 64 sizes", "[wire]") {
+  std::vector<std::uint64_t> sixty_four;
+  for (std::uint64_t i = 0; i < 64; ++i) sixty_four.push_back((i + 1) * 0x0100000001ull);
+  for (const auto& sizes : {std::vector<std::uint64_t>{65536}, rdmabench::all_sizes(), sixty_four}) {
+    INFO(sizes.size() << " sizes");
+    const wire::Hello hello{spec_with_sizes(sizes)};
+    const auto decoded = round_trip(hello);
+    REQUIRE(std::holds_alternative<wire::Hello>(decoded));
+    CHECK(std::get<wire::Hello>(decoded) == hello);
+  }
+}
+
+TEST_CASE("wire: Hello carries each enum value", "[wire]") {
+  for (auto measurement : {rdmabench::Measurement::bandwidth, rdmabench::Measurement::latency}) {
+    for (auto connect : {rdmabench::ConnectMethod::tcp_exchange, rdmabench::ConnectMethod::rdma_cm}) {
+      wire::Hello hello{spec_with_sizes({2})};
+      hello.spec.measurement = measurement;
+      hello.spec.connect = connect;
+      CHECK(std::get<wire::Hello>(round_trip(hello)) == hello);
+    }
+  }
+}
+
+TEST_CASE("wire: Reject, Abort, Barrier and Endpoint round trips", "[wire]") {
+  const wire::Reject reject{"mismatched --rdma-cm: give -R on both sides"};
+  CHECK(std::get<wire::Reject>(round_trip(reject)) == reject);
+
+  const wire::Abort abort{"completion error: remote access error"};
+  CHECK(std::get<wire::Abort>(round_trip(abort)) == abort);
+
+  const wire::Abort empty_reason{""};
+  CHECK(std::get<wire::Abort>(round_trip(empty_reason)) == empty_reason);
+
+  const wire::Abort longest{std::string(wire::kMaxText, 'r')};
+  CHECK(std::get<wire::Abort>(round_trip(longest)) == longest);
+
+  const wire::Barrier barrier{0xdeadbeef};
+  CHECK(std::get<wire::Barrier>(round_trip(barrier)) == barrier);
+
+  wire::Endpoint e;
+  e.qp_number = 0x00abcdef;
+  e.packet_sequence = 0x00123456;
+  e.lid = 0xbeef;
+  e.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 2, 15};  // ::ffff:10.0.2.15
+  e.mtu_bytes = 4096;
+  e.rkey = 0xfedcba98;
+  e.address = 0x00007f1234567000ull;
+  e.length = 8ull << 30;
+  e.memory = "hugepage";
+  CHECK(std::get<wire::Endpoint>(round_trip(e)) == e);
+}
+
+TEST_CASE("wire: type names", "[wire]") {
+  CHECK(wire::type_name(wire::Hello{}) == "hello");
+  CHECK(wire::type_name(wire::Reject{}) == "reject");
+  CHECK(wire::type_name(wire::Endpoint{}) == "endpoint");
+  CHECK(wire::type_name(wire::Barrier{}) == "barrier");
+  CHECK(wire::type_name(wire::Abort{}) == "abort");
+}
+
+TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42,  // magic "RDMB"
+                       0x00, 0x01,              // version 1
+                       0x00, 0x04,              // type barrier
+                       0x00, 0x00, 0x00, 0x04,  // payload length
+                       0x01, 0x02, 0x03, 0x04};  // sequence
+  CHECK(wire::encode(wire::Barrier{0x01020304}) == expected);
+}
+
+TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x01, 0x00, 0x05,  // magic, version, abort
+                       0x00, 0x00, 0x00, 0x04,                          // payload length
+                       0x00, 0x02, 'n', 'o'};                           // u16 length, text
+  CHECK(wire::encode(wire::Abort{"no"}) == expected);
+}
+
+TEST_CASE("wire: the Hello payload layout", "[wire]") {
+  rdmabench::TestSpec s;
+  s.measurement = rdmabench::Measurement::latency;
+  s.connect = rdmabench::ConnectMethod::tcp_exchange;
+  s.iterations = 1000;
+  s.warmup = 10;
+  s.tx_depth = 1;
+  s.sizes = {2, 4};
+  // hello_payload writes sizes 2 << i: 2, 4.
+  CHECK(wire::encode(wire::Hello{s}) == frame(wire::MessageType::hello, hello_payload(1, 2, 1, 2)));
+}
+
+TEST_CASE("wire: decode_header accepts a payload of exactly kMaxPayload", "[wire]") {
+  const auto h = wire::decode_header(header(4, wire::kMaxPayload));
+  CHECK(h.type == wire::MessageType::barrier);
+  CHECK(h.payload_length == wire::kMaxPayload);
+}
+
+TEST_CASE("wire: rejects truncated frames", "[wire]") {
+  const auto whole = wire::encode(wire::Barrier{7});
+
+  SECTION("header cut short") {
+    const Bytes eleven(whole.begin(), whole.begin() + 11);
+    REQUIRE_THROWS_MATCHES(wire::decode(eleven), rdmabench::Error,
+                           MessageContains("truncated: 11 bytes, header alone is 12"));
+    REQUIRE_THROWS_MATCHES(wire::decode_header(eleven), rdmabench::Error,
+                           MessageContains("truncated"));
+    REQUIRE_THROWS_MATCHES(wire::decode(Bytes{}), rdmabench::Error, MessageContains("truncated"));
+  }
+  SECTION("payload cut short") {
+    const Bytes short_frame(whole.begin(), whole.end() - 1);
+    REQUIRE_THROWS_MATCHES(wire::decode(short_frame), rdmabench::Error,
+                           MessageContains("announces 4 payload bytes but carries 3"));
+  }
+  SECTION("a field inside the payload cut short") {
+    // The header is consistent, but the barrier payload has 3 of its 4 bytes.
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::barrier, {0, 0, 1})),
+                           rdmabench::Error, MessageContains("barrier message truncated"));
+    // Endpoint's memory text announces 10 bytes and carries 3.
+    auto endpoint = wire::encode(wire::Endpoint{});
+    Bytes payload(endpoint.begin() + wire::kHeaderSize, endpoint.end() - 2);
+    put(payload, 10, 2);
+    payload.insert(payload.end(), {'a', 'b', 'c'});
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::endpoint, payload)),
+                           rdmabench::Error, MessageContains("endpoint message truncated"));
+  }
+}
+
+TEST_CASE("wire: rejects an oversized payload length before reading it", "[wire]") {
+  REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, wire::kMaxPayload + 1)), rdmabench::Error,
+                         MessageContains("65537 bytes exceeds the 65536-byte limit"));
+  REQUIRE_THROWS_MATCHES(wire::decode_header(header(1, 0xffffffff)), rdmabench::Error,
+                         MessageContains("exceeds"));
+}
+
+TEST_CASE("wire: rejects a frame that is not ours", "[wire]") {
+  // What a web client would send to the control port.
+  const std::string http = "GET / HTTP/1.0\r\n\r\n";
+  const Bytes bytes(http.begin(), http.end());
+  REQUIRE_THROWS_MATCHES(wire::decode(bytes), rdmabench::Error,
+                         MessageContains("bad magic 0x47455420"));
+  REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, 0x52444D43)), rdmabench::Error,
+                         MessageContains("bad magic"));
+}
+
+TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
+  auto f = header(4, 4, wire::kMagic, 2);
+  put(f, 1, 4);
+  REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
+                         MessageContains("version 2") && MessageContains("speaks 1"));
+  REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, wire::kMagic, 0)), rdmabench::Error,
+                         MessageContains("version 0"));
+}
+
+TEST_CASE("wire: rejects unknown message types", "[wire]") {
+  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 6, 0xffff}) {
+    INFO("type " << type);
+    REQUIRE_THROWS_MATCHES(wire::decode_header(header(type, 0)), rdmabench::Error,
+                           MessageContains("unknown control message type " + std::to_string(type)));
+  }
+}
+
+TEST_CASE("wire: rejects trailing bytes", "[wire]") {
+  SECTION("beyond the announced payload") {
+    auto f = wire::encode(wire::Barrier{1});
+    f.push_back(0);
+    REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
+                           MessageContains("announces 4 payload bytes but carries 5"));
+  }
+  SECTION("inside the announced payload") {
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::barrier, {0, 0, 0, 1, 0xaa})),
+                           rdmabench::Error,
+                           MessageContains("barrier message has 1 unexpected trailing bytes"));
+    auto abort = text_payload(2, 2);
+    abort.insert(abort.end(), {1, 2, 3});
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::abort, abort)), rdmabench::Error,
+                           MessageContains("abort message has 3 unexpected trailing bytes"));
+    auto hello = hello_payload(1, 1, 1, 1);
+    hello.push_back(0);
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
+                           MessageContains("hello message has 1 unexpected trailing bytes"));
+  }
+}
+
+TEST_CASE("wire: Hello with no sizes or more than 64", "[wire]") {
+  // The decoder must check, whatever the sender's encoder allowed.
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 1, 0))),
+                         rdmabench::Error, MessageContains("0 message sizes (expected 1 to 64)"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 1, 65))),
+                         rdmabench::Error, MessageContains("65 message sizes"));
+  // A count far beyond the payload is refused before it is trusted.
+  auto huge = hello_payload(1, 1, 1, 0);
+  huge[huge.size() - 2] = 0xff;
+  huge[huge.size() - 1] = 0xff;
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, huge)), rdmabench::Error,
+                         MessageContains("65535 message sizes"));
+  // 64 is still fine.
+  CHECK_NOTHROW(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 1, 64))));
+}
+
+TEST_CASE("wire: the encoder refuses what the decoder would reject", "[wire]") {
+  wire::Hello hello{spec_with_sizes(std::vector<std::uint64_t>(65, 4096))};
+  REQUIRE_THROWS_MATCHES(wire::encode(hello), rdmabench::Error,
+                         MessageContains("more than 64 message sizes"));
+  REQUIRE_THROWS_MATCHES(wire::encode(wire::Reject{std::string(wire::kMaxText + 1, 'x')}),
+                         rdmabench::Error, MessageContains("longer than 1024"));
+}
+
+TEST_CASE("wire: Hello with unknown enum codes", "[wire]") {
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(2, 1, 1, 1))),
+                         rdmabench::Error, MessageContains("unknown operation code 2"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(0, 1, 1, 1))),
+                         rdmabench::Error, MessageContains("unknown operation code 0"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 3, 1, 1))),
+                         rdmabench::Error, MessageContains("unknown measurement code 3"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 3, 1))),
+                         rdmabench::Error, MessageContains("unknown connection method code 3"));
+}
+
+TEST_CASE("wire: text fields longer than 1024 bytes", "[wire]") {
+  REQUIRE_THROWS_MATCHES(
+      wire::decode(frame(wire::MessageType::reject, text_payload(1025, 1025))), rdmabench::Error,
+      MessageContains("reject message: text field of 1025 bytes (limit 1024)"));
+  // Refused on the announced length alone, before looking for the bytes.
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::abort, text_payload(0, 60000))),
+                         rdmabench::Error, MessageContains("text field of 60000 bytes"));
+  CHECK(std::get<wire::Reject>(
+            wire::decode(frame(wire::MessageType::reject, text_payload(1024, 1024))))
+            .reason.size() == 1024);
+}

@@ -1,5 +1,7 @@
 #include "rdmabench/control_channel.hpp"
 
+#include "address.hpp"
+
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <netdb.h>
@@ -179,15 +181,7 @@ void ControlChannel::try_abort(const std::string& reason) noexcept {
 }
 
 ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const auto service = std::to_string(port);
-  if (int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
-    throw Error(fmt::format("cannot resolve server address '{}': {}", host, ::gai_strerror(rc)),
-                "give the server's IP address or a resolvable host name");
-  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> addresses(found, ::freeaddrinfo);
+  const auto addresses = detail::resolve_address(host, port);
 
   const auto deadline = Clock::now() + timeout;
   std::string last_error = "no address";

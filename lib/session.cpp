@@ -15,6 +15,7 @@
 
 #include "rdmabench/device.hpp"
 #include "rdmabench/error.hpp"
+#include "address.hpp"
 #include "session_internal.hpp"
 
 namespace rdmabench {
@@ -57,17 +58,6 @@ AddressFamily family_of(const std::string& host) {
   return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
 }
 
-addrinfo* resolve_cm_address(const std::string& host, std::uint16_t port) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const auto service = std::to_string(port);
-  if (int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
-    throw Error(fmt::format("cannot resolve '{}': {}", host, ::gai_strerror(rc)));
-  return found;
-}
-
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
   s.cm_events.reset(rdma_create_event_channel());
   if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
@@ -76,9 +66,8 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     throw_system_error("rdma_create_id", errno);
   s.cm_id.reset(id);
 
-  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> address(
-      resolve_cm_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1)),
-      ::freeaddrinfo);
+  const auto address =
+      resolve_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1));
   const int timeout_ms = static_cast<int>(config.timeout.count());
   if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
     throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
@@ -229,6 +218,7 @@ Session Server::accept_client() {
     adopted.iterations = hello->iterations;
     adopted.warmup = hello->warmup;
     adopted.tx_depth = hello->tx_depth;
+    adopted.cq_mod = hello->cq_mod;
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

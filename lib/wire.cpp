@@ -89,6 +89,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u64(s.iterations);
   w.u32(s.warmup);
   w.u32(s.tx_depth);
+  w.u32(s.cq_mod);
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
@@ -123,6 +124,7 @@ Hello read_hello(Reader& r) {
   s.iterations = r.u64();
   s.warmup = r.u32();
   s.tx_depth = r.u32();
+  s.cq_mod = r.u32();
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,
           fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));

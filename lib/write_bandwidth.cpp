@@ -88,7 +88,7 @@ SizeResult measure_write_bandwidth(Session& s, std::uint64_t bytes, const ClockI
 
   const std::uint64_t depth = s.spec.tx_depth;
   BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_write(s, bytes), depth,
-                     std::clamp<std::uint64_t>(depth / 4, 1, 64)};
+                     signal_interval(s.spec)};
   std::vector<CompletionStamp> stamps(s.spec.iterations / loop.signal_every + 2);
   std::vector<CompletionStamp> warmup_stamps(s.spec.warmup / loop.signal_every + 2);
   Watchdog dog(s.control, s.timeout, "write completions");

@@ -39,7 +39,7 @@ struct RawOptions {
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
-  long long iterations = 0, tx_depth = 0, warmup = -1;
+  long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0;
   double timeout_s = 10;
 };
 
@@ -69,6 +69,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("writes in flight (default {})", kind.default_tx_depth).c_str())
+      ("cq-mod,Q", po::value(&raw.cq_mod), "signal one write in N (bandwidth; default 3/4 of the tx depth, at most 100)")
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
   memory.add_options()
       ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
@@ -140,6 +141,14 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (vm.count("tx-depth")) {
     require_range("-t/--tx-depth", raw.tx_depth, 1LL, 65536LL);
     spec.tx_depth = static_cast<std::uint32_t>(raw.tx_depth);
+  }
+  if (vm.count("cq-mod")) {
+    require_range("-Q/--cq-mod", raw.cq_mod, 1LL, 65536LL);
+    if (raw.cq_mod > spec.tx_depth)
+      throw UsageError(fmt::format("-Q/--cq-mod {} exceeds -t/--tx-depth {}: a signaled write must fit "
+                                   "in the queue; lower -Q or raise -t",
+                                   raw.cq_mod, spec.tx_depth));
+    spec.cq_mod = static_cast<std::uint32_t>(raw.cq_mod);
   }
   if (vm.count("warmup")) {
     require_range("--warmup", raw.warmup, 0LL, 1'000'000'000LL);

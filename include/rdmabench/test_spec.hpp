@@ -25,6 +25,7 @@ struct TestSpec {
   std::uint64_t iterations = 5000;
   std::uint32_t warmup = 0;
   std::uint32_t tx_depth = 128;
+  std::uint32_t cq_mod = 0;  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
 
   bool operator==(const TestSpec&) const = default;
 };
@@ -37,6 +38,9 @@ std::string to_string(ConnectMethod method);
 /// client asking for `client`, as a message naming the option; nullopt if
 /// they are compatible.
 std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
+
+/// Writes per signaled completion in bandwidth loops: cq_mod, or the default.
+std::uint32_t signal_interval(const TestSpec& spec);
 
 /// Largest size in the sweep (buffers are allocated once for it).
 std::uint64_t largest_size(const TestSpec& spec);

@@ -62,6 +62,27 @@ void kill_mid_run(const std::string& binary, const Device& d, bool kill_server) 
                                  Catch::Contains("no progress"));
 }
 
+/// Server `server` (binary, then options) and client `client` disagree: both
+/// must exit 1 and say `expected`.
+void expect_refused_on_both_sides(const Args& server, const Args& client, const std::string& expected) {
+  const auto d = roce();
+  const auto port = std::to_string(free_port_pair());
+  Args server_argv{bin(server[0]), "-d", d.name, "-p", port};
+  server_argv.insert(server_argv.end(), server.begin() + 1, server.end());
+  Process s(server_argv);
+  REQUIRE(s.wait_for_output("waiting for a client", 30s));
+  Args client_argv{bin(client[0]), "-d", d.name, "-p", port};
+  client_argv.insert(client_argv.end(), client.begin() + 1, client.end());
+  client_argv.push_back(d.address);
+  Process c(client_argv);
+  INFO("client: " << c.describe());
+  INFO("server: " << s.describe());
+  CHECK(c.wait_for(30s) == 1);
+  CHECK(s.wait_for(30s) == 1);
+  CHECK_THAT(c.err(), Catch::Contains(expected));
+  CHECK_THAT(s.err(), Catch::Contains(expected));
+}
+
 }  // namespace
 
 TEST_CASE("unknown device lists the devices that exist", "[lab][errors]") {
@@ -131,31 +152,12 @@ TEST_CASE("garbage on the control port is rejected and the server keeps serving"
 }
 
 TEST_CASE("mismatched binaries are refused on both sides, naming the test", "[lab][errors]") {
-  const auto d = roce();
-  const int port = free_port_pair();
-  Process server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
-  REQUIRE(server.wait_for_output("waiting for a client", 30s));
-  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), d.address});
-  INFO("client: " << client.describe());
-  INFO("server: " << server.describe());
-  CHECK(client.wait_for(30s) == 1);
-  CHECK(server.wait_for(30s) == 1);
-  CHECK_THAT(client.err(), Catch::Contains("mismatched test: the server runs rdma_write_bw, the client rdma_write_lat"));
-  CHECK_THAT(server.err(), Catch::Contains("mismatched test"));
+  expect_refused_on_both_sides({"rdma_write_bw"}, {"rdma_write_lat"},
+                               "mismatched test: the server runs rdma_write_bw, the client rdma_write_lat");
 }
 
 TEST_CASE("rdma_cm on one side only is refused, naming --rdma-cm", "[lab][errors]") {
-  const auto d = roce();
-  const int port = free_port_pair();
-  Process server({bin("rdma_write_lat"), "-d", d.name, "-R", "-p", std::to_string(port)});
-  REQUIRE(server.wait_for_output("waiting for a client", 30s));
-  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), d.address});
-  INFO("client: " << client.describe());
-  INFO("server: " << server.describe());
-  CHECK(client.wait_for(30s) == 1);
-  CHECK(server.wait_for(30s) == 1);
-  CHECK_THAT(client.err(), Catch::Contains("mismatched --rdma-cm"));
-  CHECK_THAT(server.err(), Catch::Contains("mismatched --rdma-cm"));
+  expect_refused_on_both_sides({"rdma_write_lat", "-R"}, {"rdma_write_lat"}, "mismatched --rdma-cm");
 }
 
 TEST_CASE("server killed mid-run: the bandwidth client notices", "[lab][errors][kill]") {

@@ -264,3 +264,13 @@ TEST_CASE("options: a --timeout below one millisecond is refused", "[options]") 
                          MessageContains("--timeout 0.0004 is out of range"));
   CHECK(parse_command_line(kBandwidth, {"--timeout", "0.001"}).side.timeout == Milliseconds(1));
 }
+
+TEST_CASE("options: -Q/--cq-mod must fit in the tx depth", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {}).spec.cq_mod == 0);  // automatic
+  CHECK(parse_command_line(kBandwidth, {"-Q", "100"}).spec.cq_mod == 100);
+  CHECK(parse_command_line(kBandwidth, {"-t", "16", "--cq-mod", "16"}).spec.cq_mod == 16);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-t", "16", "-Q", "17"}), UsageError,
+                         MessageContains("-Q/--cq-mod 17 exceeds -t/--tx-depth 16"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-Q", "0"}), UsageError,
+                         MessageContains("-Q/--cq-mod 0 is out of range"));
+}

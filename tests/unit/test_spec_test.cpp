@@ -87,3 +87,15 @@ TEST_CASE("test_spec: largest_size", "[test_spec]") {
   s.sizes.clear();
   CHECK(largest_size(s) == 0);
 }
+
+TEST_CASE("test_spec: signal_interval is -Q, or 3/4 of the queue up to 100", "[test_spec]") {
+  rdmabench::TestSpec s;
+  s.tx_depth = 128;
+  CHECK(rdmabench::signal_interval(s) == 96);
+  s.tx_depth = 1024;
+  CHECK(rdmabench::signal_interval(s) == 100);
+  s.tx_depth = 2;
+  CHECK(rdmabench::signal_interval(s) == 1);
+  s.cq_mod = 100;
+  CHECK(rdmabench::signal_interval(s) == 100);
+}

@@ -57,6 +57,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, 1000, 8);
   put(b, 10, 4);
   put(b, 1, 4);
+  put(b, 0, 4);  // cq_mod
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   return b;

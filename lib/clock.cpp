@@ -3,6 +3,7 @@
 #include <cpuid.h>
 #include <fmt/format.h>
 
+#include <fstream>
 #include <thread>
 
 namespace rdmabench {
@@ -26,19 +27,39 @@ double calibrate_tsc() {
   return static_cast<double>(c1 - c0) / (static_cast<double>(t1 - t0) / 1000.0);
 }
 
+/// The kernel's own choice ("tsc", "hpet", ...): it marks the TSC unstable
+/// when it is not fit to keep time.
+std::string kernel_clocksource() {
+  std::ifstream in("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string name;
+  in >> name;
+  return name.empty() ? "unknown" : name;
+}
+
 }  // namespace
 
-ClockInfo choose_clock() {
+ClockInfo choose_clock(ClockChoice choice) {
   ClockInfo info;
-  if (tsc_is_invariant()) {
+  const bool invariant = tsc_is_invariant();
+  const bool kernel_uses_tsc = kernel_clocksource() == "tsc";
+  const bool use_tsc = choice == ClockChoice::tsc ||
+                       (choice == ClockChoice::automatic && (invariant || kernel_uses_tsc));
+  if (use_tsc) {
     info.kind = ClockKind::tsc;
     info.ticks_per_us = calibrate_tsc();
-    info.description = fmt::format("TSC, invariant, {:.3f} GHz (calibrated against "
-                                   "CLOCK_MONOTONIC_RAW)", info.ticks_per_us / 1000.0);
+    const char* why = invariant         ? "invariant"
+                      : kernel_uses_tsc ? "the kernel's clocksource"
+                                        : "forced by --clock tsc, NOT known to be invariant";
+    info.description = fmt::format("TSC, {}, {:.3f} GHz (calibrated against CLOCK_MONOTONIC_RAW)",
+                                   why, info.ticks_per_us / 1000.0);
   } else {
     info.kind = ClockKind::monotonic;
     info.ticks_per_us = 1000.0;
-    info.description = "clock_gettime(CLOCK_MONOTONIC_RAW) (the CPU does not report an invariant TSC)";
+    info.description = fmt::format(
+        "clock_gettime(CLOCK_MONOTONIC_RAW) ({}; kernel clocksource {})",
+        choice == ClockChoice::monotonic ? "chosen with --clock monotonic"
+                                         : "the TSC is not known to be invariant",
+        kernel_clocksource());
   }
   return info;
 }

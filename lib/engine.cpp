@@ -29,7 +29,8 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   RunContext c;
   const bool latency = s.spec.measurement == Measurement::latency;
   c.test = test_name(s.spec);
-  c.title = latency ? "RDMA Write Latency Test" : "RDMA Write BW Test";
+  const bool read = s.spec.operation == Operation::read;
+  c.title = std::string(read ? "RDMA Read" : "RDMA Write") + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
   c.version = kVersion;
   c.build_type = kBuildType;
@@ -50,7 +51,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.clock = clock.description;
   c.tx_depth = latency ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
-  if (latency) c.latency_kind = "one-way (round trip / 2)";
+  if (latency) c.latency_kind = read ? "round trip (one read)" : "one-way (round trip / 2)";
   return c;
 }
 
@@ -60,20 +61,16 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     reporter.begin(context);
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
-      SizeResult result;
-      if (s.spec.measurement == Measurement::latency) {
-        detail::reset_latency_target(s, bytes);
-        s.control.barrier(start_barrier(i), s.timeout);
-        result = detail::measure_write_latency(s, bytes, clock);
+      const bool ping_pong = !server_is_passive(s.spec);
+      if (ping_pong) detail::reset_latency_target(s, bytes);
+      s.control.barrier(start_barrier(i), s.timeout);
+      SizeResult result = detail::measure(s, bytes, clock);
+      // A passive server answers only when the client is done, so that
+      // nothing arrives on the control connection during the timed loop.
+      if (!ping_pong && s.role == Role::server)
+        s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
+      else
         s.control.barrier(start_barrier(i) + 1, s.timeout);
-      } else {
-        s.control.barrier(start_barrier(i), s.timeout);
-        result = detail::measure_write_bandwidth(s, bytes, clock);
-        // The passive server answers only when the client is done, so that
-        // nothing arrives on the control connection during the timed loop.
-        if (s.role == Role::server) s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
-        else s.control.barrier(start_barrier(i) + 1, s.timeout);
-      }
       reporter.size_done(result);
     }
     reporter.end();

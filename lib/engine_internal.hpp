@@ -13,19 +13,21 @@
 
 namespace rdmabench::detail {
 
-/// A prebuilt RDMA write of `bytes` from our source buffer to the peer's target.
-struct PreparedWrite {
+/// A prebuilt one-sided operation of `bytes` between our local buffer and the
+/// peer's exposed buffer: a write (inline when it fits) or a read.
+struct PreparedOperation {
   ibv_send_wr wr{};
   ibv_sge sge{};
-  unsigned base_flags = 0;  ///< IBV_SEND_INLINE when the message fits
+  unsigned base_flags = 0;  ///< IBV_SEND_INLINE when a write fits
 };
-PreparedWrite prepare_write(const Session& session, std::uint64_t bytes);
+PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
 
-[[noreturn]] void throw_post_error(int rc, const Session& session);
-[[noreturn]] void throw_completion_error(const ibv_wc& wc);
 
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
+
+/// Runs the session's test for one size (the loop is chosen here, once).
+SizeResult measure(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
 /// Zeroes the byte the latency loop polls; must happen before the barrier
 /// that lets the peer write.
@@ -34,8 +36,16 @@ void reset_latency_target(Session& session, std::uint64_t bytes);
 /// Ping-pong write latency for one size; fills samples (microseconds).
 SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
-/// Streaming write bandwidth for one size (the client's side; the server's
-/// side returns no figures).
-SizeResult measure_write_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+/// Read latency: one signaled read at a time, full round trip (the
+/// client's side; the server's side returns no figures).
+SizeResult measure_read_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Streaming bandwidth of writes or reads for one size (the client's side;
+/// the server's side returns no figures).
+SizeResult measure_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Stamps -> samples in microseconds: sample k = (stamps[k+1] - stamps[k]) / divisor.
+std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, std::size_t count,
+                                     double ticks_per_us, double divisor);
 
 }  // namespace rdmabench::detail

@@ -36,6 +36,23 @@ ibv_qp_init_attr qp_attributes(const Session& s, ibv_cq* cq, std::uint32_t inlin
   return attr;
 }
 
+/// The minimum access each buffer and the QP need for the operation.
+struct Access {
+  int local_buffer;
+  int exposed_buffer;
+  int qp;
+};
+Access access_for(Operation operation) {
+  // Verbs requires local write alongside remote write.
+  switch (operation) {
+    case Operation::read:
+      return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ};
+    case Operation::write:
+      break;
+  }
+  return {0, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE};
+}
+
 void modify(ibv_qp* qp, ibv_qp_attr& attr, int mask, const char* state) {
   if (int rc = ibv_modify_qp(qp, &attr, mask); rc != 0)
     throw_system_error(fmt::format("ibv_modify_qp to {}", state), rc,
@@ -75,6 +92,11 @@ void create_queues(Session& s, const SideConfig& config) {
           fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
                       s.spec.tx_depth, device.max_qp_wr, s.port.device));
 
+  // Outstanding RDMA reads: what the device allows, capped by the byte-wide
+  // QP attribute; the peer's responder resources lower it at connect time.
+  s.read_depth = static_cast<std::uint8_t>(std::min(device.max_qp_init_rd_atom, 255));
+  s.read_responders = static_cast<std::uint8_t>(std::min(device.max_qp_rd_atom, 255));
+
   s.pd.reset(ibv_alloc_pd(s.context));
   if (!s.pd) throw_system_error("ibv_alloc_pd", errno);
   s.cq.reset(ibv_create_cq(s.context, static_cast<int>(s.send_queue_depth + 1), nullptr, nullptr, 0));
@@ -101,13 +123,11 @@ void create_queues(Session& s, const SideConfig& config) {
   s.local_psn = random_psn();
   s.memory = make_memory_provider(config.memory);
   const auto bytes = static_cast<std::size_t>(largest_size(s.spec));
-  s.send_buffer = s.memory->allocate(bytes);
-  s.recv_buffer = s.memory->allocate(bytes);
-  // Minimum access: we only read our source; the peer only writes our target
-  // (verbs requires local write alongside remote write).
-  s.send_mr = s.memory->register_buffer(s.pd.get(), s.send_buffer, 0);
-  s.recv_mr = s.memory->register_buffer(s.pd.get(), s.recv_buffer,
-                                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+  s.local_buffer = s.memory->allocate(bytes);
+  s.exposed_buffer = s.memory->allocate(bytes);
+  const Access access = access_for(s.spec.operation);
+  s.local_mr = s.memory->register_buffer(s.pd.get(), s.local_buffer, access.local_buffer);
+  s.exposed_mr = s.memory->register_buffer(s.pd.get(), s.exposed_buffer, access.exposed_buffer);
 }
 
 wire::Endpoint local_endpoint(const Session& s) {
@@ -117,9 +137,10 @@ wire::Endpoint local_endpoint(const Session& s) {
   e.lid = s.port.lid;
   e.gid = s.transport.gid.gid;
   e.mtu_bytes = s.port.active_mtu_bytes;
-  e.rkey = s.recv_mr->rkey;
-  e.address = reinterpret_cast<std::uint64_t>(s.recv_buffer.data());
-  e.length = s.recv_buffer.size();
+  e.read_responders = s.read_responders;
+  e.rkey = s.exposed_mr->rkey;
+  e.address = reinterpret_cast<std::uint64_t>(s.exposed_buffer.data());
+  e.length = s.exposed_buffer.size();
   e.memory = s.memory->name();
   return e;
 }
@@ -138,7 +159,7 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
   a.qp_state = IBV_QPS_INIT;
   a.pkey_index = 0;
   a.port_num = s.port.port;
-  a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+  a.qp_access_flags = access_for(s.spec.operation).qp;
   modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 
   s.path_mtu_bytes = std::min(s.port.active_mtu_bytes, peer.mtu_bytes);
@@ -147,7 +168,7 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
   a.path_mtu = mtu_enum(s.path_mtu_bytes);
   a.dest_qp_num = peer.qp_number;
   a.rq_psn = peer.packet_sequence;
-  a.max_dest_rd_atomic = 1;
+  a.max_dest_rd_atomic = s.read_responders;
   a.min_rnr_timer = 12;
   a.ah_attr.dlid = peer.lid;
   a.ah_attr.port_num = s.port.port;
@@ -169,17 +190,18 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
   a.retry_cnt = kRetryCount;
   a.rnr_retry = kRnrRetry;
   a.sq_psn = s.local_psn;
-  a.max_rd_atomic = 1;
+  s.read_depth = std::min(s.read_depth, peer.read_responders);
+  a.max_rd_atomic = s.read_depth;
   modify(qp, a,
          IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
              IBV_QP_MAX_QP_RD_ATOMIC,
          "RTS");
 }
 
-rdma_conn_param cm_parameters(const Session&) {
+rdma_conn_param cm_parameters(const Session& s) {
   rdma_conn_param p{};
-  p.responder_resources = 1;
-  p.initiator_depth = 1;
+  p.responder_resources = s.read_responders;
+  p.initiator_depth = s.read_depth;
   p.retry_count = kRetryCount;
   p.rnr_retry_count = kRnrRetry;
   return p;

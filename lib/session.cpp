@@ -169,6 +169,7 @@ struct Server::Impl {
   void cm_accept(Session& s) {
     auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
     rdma_cm_id* id = request->id;
+    const rdma_conn_param asked = request->param.conn;
     rdma_ack_cm_event(request);
     s.cm_id.reset(id);
     // The connection gets its own event channel, so that it outlives ours.
@@ -177,6 +178,10 @@ struct Server::Impl {
       throw_system_error("rdma_migrate_id", errno);
     adopt_cm_device(s, config, notice);
     create_queues(s, config);
+    // Never promise more reads than the client can take, nor issue more
+    // than it serves.
+    s.read_depth = std::min(s.read_depth, asked.responder_resources);
+    s.read_responders = std::min(s.read_responders, asked.initiator_depth);
     auto parameters = cm_parameters(s);
     if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
     rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));

@@ -5,9 +5,13 @@
 namespace rdmabench {
 
 std::string test_name(const TestSpec& spec) {
-  std::string name = "write";
+  std::string name = spec.operation == Operation::read ? "read" : "write";
   name += spec.measurement == Measurement::latency ? "_lat" : "_bw";
   return name;
+}
+
+bool server_is_passive(const TestSpec& spec) {
+  return spec.measurement == Measurement::bandwidth || spec.operation == Operation::read;
 }
 
 std::string to_string(ConnectMethod method) {

@@ -1,10 +1,13 @@
 #pragma once
 // Notices a stuck or vanished peer from inside a spinning loop, at almost no
-// cost: only every few thousand idle spins does it read the clock and look at
-// the control connection. rxe never times out a QP whose peer died (retry
-// count 7 means forever there), so this is what ends such a run.
+// cost: only every 2^20 idle spins does it read the clock and look at the
+// control connection. rxe never times out a QP whose peer died (retry count 7
+// means forever there), so this is what ends such a run. When a verbs call
+// fails mid-run it also explains the failure, leading with the peer's fate
+// when that is the cause (siw fails the next post once the peer is gone).
 
 #include <fmt/format.h>
+#include <infiniband/verbs.h>
 
 #include <chrono>
 #include <cstdint>
@@ -19,6 +22,11 @@ class Watchdog {
   Watchdog(ControlChannel& control, Milliseconds timeout, const char* waiting_for)
       : control_(control), timeout_(timeout), waiting_for_(waiting_for),
         since_(std::chrono::steady_clock::now()) {}
+
+  /// ibv_post_send returned `rc` (its error; errno is not set).
+  [[noreturn]] void post_failed(int rc);
+  /// A completion carried an error status (or polling failed: n < 0).
+  [[noreturn]] void completion_failed(const ibv_wc& wc, int polled = 1);
 
   /// Call on every idle spin; `progress` is any counter that grows.
   void idle(std::uint64_t progress) {
@@ -36,22 +44,17 @@ class Watchdog {
       last_progress_ = progress;
       since_ = now;
     }
-    std::string reason;
-    switch (control_.check_peer(reason)) {
-      case PeerState::closed:
-        throw Error(fmt::format("{} closed the control connection mid-run while this side was "
-                                "waiting for {} (at message {})",
-                                control_.peer_name(), waiting_for_, progress),
-                    "the peer exited or crashed; see its output");
-      case PeerState::aborted:
-        throw Error(fmt::format("{} gave up mid-run: {}", control_.peer_name(), reason));
-      case PeerState::alive: break;
-    }
+    throw_if_peer_gone(fmt::format("while this side was waiting for {} (at message {})",
+                                   waiting_for_, progress));
     if (now - since_ > timeout_)
       throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})",
                               timeout_.count(), waiting_for_, progress),
                   "the peer or the fabric is stuck; raise --timeout if it is merely slow");
   }
+
+  /// Throws when the peer closed the control connection or aborted;
+  /// `context` says what this side was doing.
+  void throw_if_peer_gone(const std::string& context, Milliseconds grace = Milliseconds(0));
 
   ControlChannel& control_;
   Milliseconds timeout_;

@@ -103,6 +103,7 @@ void write_body(Writer& w, const Endpoint& m) {
   w.u16(m.lid);
   for (auto b : m.gid) w.u8(b);
   w.u32(m.mtu_bytes);
+  w.u8(m.read_responders);
   w.u32(m.rkey);
   w.u64(m.address);
   w.u64(m.length);
@@ -118,7 +119,7 @@ Enum checked_enum(std::uint8_t raw, std::uint8_t max, const char* field) {
 Hello read_hello(Reader& r) {
   Hello h;
   TestSpec& s = h.spec;
-  s.operation = checked_enum<Operation>(r.u8(), 1, "operation");
+  s.operation = checked_enum<Operation>(r.u8(), 2, "operation");
   s.measurement = checked_enum<Measurement>(r.u8(), 2, "measurement");
   s.connect = checked_enum<ConnectMethod>(r.u8(), 2, "connection method");
   s.iterations = r.u64();
@@ -140,6 +141,7 @@ Endpoint read_endpoint(Reader& r) {
   e.lid = r.u16();
   for (auto& b : e.gid) b = r.u8();
   e.mtu_bytes = r.u32();
+  e.read_responders = r.u8();
   e.rkey = r.u32();
   e.address = r.u64();
   e.length = r.u64();

@@ -18,7 +18,7 @@ inline std::uint8_t tag_of(std::uint64_t i) { return static_cast<std::uint8_t>(i
 struct LatencyLoop {
   ibv_qp* qp;
   ibv_cq* cq;
-  PreparedWrite write;
+  PreparedOperation write;
   volatile std::uint8_t* incoming;  ///< last byte of our target buffer
   std::uint8_t* outgoing;           ///< last byte of our source buffer
   std::uint64_t warmup;
@@ -29,8 +29,7 @@ struct LatencyLoop {
 /// Stamps: one per timed iteration plus, for the initiator, the end of the
 /// last round trip. Nothing else is recorded in the loop.
 template <typename Clock>
-void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, const Session& s,
-                        Watchdog& dog) {
+void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, Watchdog& dog) {
   ibv_send_wr wr = L.write.wr;
   ibv_sge sge = L.write.sge;
   wr.sg_list = &sge;
@@ -50,7 +49,7 @@ void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, const Sessi
     }
     wr.send_flags = L.write.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
     if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
-      throw_post_error(rc, s);
+      dog.post_failed(rc);
     if (L.initiator)
       while (*L.incoming != tag) dog.idle(i);
   }
@@ -61,21 +60,21 @@ void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, const Sessi
 }  // namespace
 
 void reset_latency_target(Session& s, std::uint64_t bytes) {
-  *reinterpret_cast<volatile std::uint8_t*>(s.recv_buffer.data() + bytes - 1) = 0;
+  *reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1) = 0;
 }
 
 SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   LatencyLoop loop{s.qp.get(),
                    s.cq.get(),
-                   prepare_write(s, bytes),
-                   reinterpret_cast<volatile std::uint8_t*>(s.recv_buffer.data() + bytes - 1),
-                   reinterpret_cast<std::uint8_t*>(s.send_buffer.data() + bytes - 1),
+                   prepare_operation(s, bytes),
+                   reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1),
+                   reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
                    s.spec.warmup,
                    s.spec.warmup + s.spec.iterations,
                    s.role == Role::client};
   std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
   Watchdog dog(s.control, s.timeout, "the peer's write");
-  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), s, dog); });
+  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), dog); });
 
   SizeResult r;
   r.bytes = bytes;
@@ -85,10 +84,7 @@ SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInf
   // stamp); the responder sees only `iterations` messages, so it can time
   // iterations - 1 round trips between them.
   const std::size_t intervals = loop.initiator ? s.spec.iterations : s.spec.iterations - 1;
-  r.latency_samples_us.reserve(intervals);
-  for (std::size_t k = 0; k < intervals; ++k)
-    r.latency_samples_us.push_back(static_cast<double>(stamps[k + 1] - stamps[k]) /
-                                   clock.ticks_per_us / 2.0);
+  r.latency_samples_us = interval_samples(stamps, intervals, clock.ticks_per_us, 2.0);
   if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
   return r;
 }

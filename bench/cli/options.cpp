@@ -35,7 +35,7 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host";
+  std::string device, size, mem = "host", clock = "auto";
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
@@ -76,7 +76,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   output.add_options()
       ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
-      ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE");
+      ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
+      ("clock", po::value(&raw.clock)->default_value("auto"), "timestamps: auto, tsc or monotonic (clock_gettime)");
   general.add_options()
       ("help,h", po::bool_switch(&cl.show_help), "show this help")
       ("version", po::bool_switch(&cl.show_version), "show the version");
@@ -117,6 +118,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
   cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
   cl.side.memory = raw.mem;
+  if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
+  else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;
+  else if (raw.clock == "monotonic") cl.clock = ClockChoice::monotonic;
+  else throw UsageError(fmt::format("--clock {} is unknown: expected auto, tsc or monotonic", raw.clock));
 
   TestSpec& spec = cl.spec;
   spec.operation = kind.operation;

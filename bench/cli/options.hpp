@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/clock.hpp"
 #include "rdmabench/error.hpp"
 #include "rdmabench/session.hpp"
 #include "rdmabench/test_spec.hpp"
@@ -28,6 +29,7 @@ struct CommandLine {
   bool report_gbits = false;
   std::string json_path;     ///< "-" for stdout
   std::string samples_path;
+  ClockChoice clock = ClockChoice::automatic;
   bool show_help = false;
   bool show_version = false;
   std::string help_text;

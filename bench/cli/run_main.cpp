@@ -49,7 +49,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     std::cerr << kind.name << ": " << message << std::endl;
   };
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
-  const ClockInfo clock = choose_clock();
+  const ClockInfo clock = choose_clock(cl.clock);
   auto run_session = [&](Session& session) {
     RunContext context = describe_run(session, clock);
     context.report_gbits = cl.report_gbits;

@@ -33,8 +33,12 @@ struct ClockInfo {
   std::string description;  ///< for the report header, with the reason
 };
 
-/// Checks CPUID for an invariant TSC; calibrates it if present.
-ClockInfo choose_clock();
+enum class ClockChoice { automatic, tsc, monotonic };
+
+/// automatic: the TSC when CPUID reports it invariant or the kernel itself
+/// keeps time with it, else clock_gettime. tsc / monotonic force one (the
+/// description says when a forced TSC is not known to be invariant).
+ClockInfo choose_clock(ClockChoice choice = ClockChoice::automatic);
 
 /// Runs `f.template operator()<Clock>()` with the chosen clock type.
 template <typename F>

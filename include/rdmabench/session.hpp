@@ -60,10 +60,10 @@ class Session {
   CompletionQueue cq;
   QueuePair qp;
   std::unique_ptr<MemoryProvider> memory;
-  Buffer send_buffer;   ///< source of our operations
-  Buffer recv_buffer;   ///< target of the peer's operations
-  MemoryRegion send_mr;
-  MemoryRegion recv_mr;
+  Buffer local_buffer;    ///< what our own work requests use: write source, read destination
+  Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source
+  MemoryRegion local_mr;
+  MemoryRegion exposed_mr;
 
   RemoteBuffer remote;
   std::string remote_memory;
@@ -71,6 +71,8 @@ class Session {
   std::uint32_t max_inline = 0;
   std::uint32_t send_queue_depth = 0;
   std::uint32_t local_psn = 0;
+  std::uint8_t read_depth = 0;       ///< RDMA reads we may have outstanding (initiator depth)
+  std::uint8_t read_responders = 0;  ///< reads we accept outstanding (responder resources)
   Milliseconds timeout{10000};
 };
 

@@ -10,7 +10,7 @@
 
 namespace rdmabench {
 
-enum class Operation : std::uint8_t { write = 1 };
+enum class Operation : std::uint8_t { write = 1, read = 2 };
 enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
 enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
 
@@ -30,8 +30,12 @@ struct TestSpec {
   bool operator==(const TestSpec&) const = default;
 };
 
-/// "write_bw", "write_lat": the test's name, as in the binary's name.
+/// "write_bw", "read_lat": the test's name, as in the binary's name.
 std::string test_name(const TestSpec& spec);
+
+/// True when the server's CPU takes no part in the timed loop (bandwidth
+/// tests, and reads, which the responder's NIC serves alone).
+bool server_is_passive(const TestSpec& spec);
 std::string to_string(ConnectMethod method);
 
 /// The first option on which a server configured as `server` cannot serve a

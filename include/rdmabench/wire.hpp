@@ -44,6 +44,7 @@ struct Endpoint {
   std::uint16_t lid = 0;
   std::array<std::uint8_t, 16> gid{};
   std::uint32_t mtu_bytes = 0;
+  std::uint8_t read_responders = 0;  ///< RDMA reads the sender serves at once
   std::uint32_t rkey = 0;
   std::uint64_t address = 0;
   std::uint64_t length = 0;

@@ -57,9 +57,9 @@ void kill_mid_run(const std::string& binary, const Device& d, bool kill_server) 
   REQUIRE(rc.has_value());
   CHECK(*rc != 0);
   CHECK_THAT(survivor.err(), Catch::Contains("error:"));
-  CHECK_THAT(survivor.err(), Catch::Contains("closed the control connection") ||
-                                 Catch::Contains("completion with error") ||
-                                 Catch::Contains("no progress"));
+  // However the verbs layer reports it (a hung QP on rxe, a failed post on
+  // siw), the message leads with the cause: the peer's process is gone.
+  CHECK_THAT(survivor.err(), Catch::Contains("closed the control connection"));
 }
 
 /// Server `server` (binary, then options) and client `client` disagree: both
@@ -174,4 +174,10 @@ TEST_CASE("client killed mid-run: the latency server notices", "[lab][errors][ki
 }
 TEST_CASE("server killed mid-run on iWARP: the client notices", "[lab][errors][kill]") {
   kill_mid_run("rdma_write_bw", iwarp(), true);
+}
+TEST_CASE("server killed mid-run: the read latency client notices", "[lab][errors][kill][read]") {
+  kill_mid_run("rdma_read_lat", roce(), true);
+}
+TEST_CASE("client killed mid-run: the read bandwidth server notices", "[lab][errors][kill][read]") {
+  kill_mid_run("rdma_read_bw", iwarp(), false);
 }

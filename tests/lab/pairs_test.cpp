@@ -42,13 +42,17 @@ std::vector<double> read_samples(const std::string& path) {
   return samples;
 }
 
-void latency_pair(const Device& d, const Args& extra, const std::string& connection) {
+/// `binary` is rdma_write_lat (one-way, both sides measure) or rdma_read_lat
+/// (round trip, the server is passive).
+void latency_pair(const std::string& binary, const Device& d, const Args& extra,
+                  const std::string& connection) {
+  const bool read = binary == "rdma_read_lat";
   TempDir tmp;
   const auto json = (tmp.path / "lat.json").string(), dump = (tmp.path / "samples.txt").string();
   Args server{"-d", d.name}, client{"-d", d.name, "-n", "500", "--json", json, "--dump-samples", dump};
   server.insert(server.end(), extra.begin(), extra.end());
   client.insert(client.end(), extra.begin(), extra.end());
-  auto p = run_pair_ok("rdma_write_lat", server, d.address, client);
+  auto p = run_pair_ok(binary, server, d.address, client);
   INFO(p.client->describe());
 
   const auto lines = read_json_lines(json);
@@ -60,6 +64,7 @@ void latency_pair(const Device& d, const Args& extra, const std::string& connect
   CHECK(j.at("iterations") == 500);
   CHECK(j.at("latency").at("samples") == 500);
   CHECK(j.at("latency").at("min").get<double>() > 0);
+  CHECK(j.at("latency").at("kind") == (read ? "round trip (one read)" : "one-way (round trip / 2)"));
   check_latency_table_matches_json(p.client->out(), j);
 
   // Anyone can recompute the statistics from the dump (6 decimals kept).
@@ -73,19 +78,25 @@ void latency_pair(const Device& d, const Args& extra, const std::string& connect
   CHECK(std::abs(s.max - l.at("max").get<double>()) < 1e-5);
   CHECK(std::abs(s.mean - l.at("mean").get<double>()) < 1e-5);
 
-  // The server measured too: its table has one row of 499 round trips.
-  const auto server_rows = table_rows(p.server->out());
-  REQUIRE(server_rows.size() == 1);
-  CHECK(server_rows[0][1] == 499);
+  if (read) {
+    // The server's CPU takes no part in a read; it says so instead of guessing.
+    CHECK_THAT(p.server->out(), Catch::Contains("(measured by the peer)"));
+  } else {
+    // The server measured too: its table has one row of 499 round trips.
+    const auto server_rows = table_rows(p.server->out());
+    REQUIRE(server_rows.size() == 1);
+    CHECK(server_rows[0][1] == 499);
+  }
 }
 
-void bandwidth_pair(const Device& d, const Args& extra, const std::string& connection) {
+void bandwidth_pair(const std::string& binary, const Device& d, const Args& extra,
+                    const std::string& connection) {
   TempDir tmp;
   const auto json = (tmp.path / "bw.json").string();
   Args server{"-d", d.name}, client{"-d", d.name, "-n", "2000", "--json", json};
   server.insert(server.end(), extra.begin(), extra.end());
   client.insert(client.end(), extra.begin(), extra.end());
-  auto p = run_pair_ok("rdma_write_bw", server, d.address, client);
+  auto p = run_pair_ok(binary, server, d.address, client);
   INFO(p.client->describe());
   const auto lines = read_json_lines(json);
   REQUIRE(lines.size() == 1);
@@ -112,27 +123,34 @@ void bandwidth_pair(const Device& d, const Args& extra, const std::string& conne
 }  // namespace
 
 TEST_CASE("write_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
-  latency_pair(roce(), {}, "out-of-band TCP");
+  latency_pair("rdma_write_lat", roce(), {}, "out-of-band TCP");
 }
-
 TEST_CASE("write_lat pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
-  latency_pair(roce(), {"-R"}, "rdma_cm");
+  latency_pair("rdma_write_lat", roce(), {"-R"}, "rdma_cm");
 }
-
 TEST_CASE("write_lat pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
-  latency_pair(iwarp(), {}, "rdma_cm");
+  latency_pair("rdma_write_lat", iwarp(), {}, "rdma_cm");
 }
-
 TEST_CASE("write_bw pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
-  bandwidth_pair(roce(), {}, "out-of-band TCP");
+  bandwidth_pair("rdma_write_bw", roce(), {}, "out-of-band TCP");
 }
-
 TEST_CASE("write_bw pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
-  bandwidth_pair(roce(), {"-R"}, "rdma_cm");
+  bandwidth_pair("rdma_write_bw", roce(), {"-R"}, "rdma_cm");
 }
-
 TEST_CASE("write_bw pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
-  bandwidth_pair(iwarp(), {}, "rdma_cm");
+  bandwidth_pair("rdma_write_bw", iwarp(), {}, "rdma_cm");
+}
+TEST_CASE("read_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe][read]") {
+  latency_pair("rdma_read_lat", roce(), {}, "out-of-band TCP");
+}
+TEST_CASE("read_lat pair on iWARP", "[lab][siw][read]") {
+  latency_pair("rdma_read_lat", iwarp(), {}, "rdma_cm");
+}
+TEST_CASE("read_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][read]") {
+  bandwidth_pair("rdma_read_bw", roce(), {"-R"}, "rdma_cm");
+}
+TEST_CASE("read_bw pair on iWARP", "[lab][siw][read]") {
+  bandwidth_pair("rdma_read_bw", iwarp(), {}, "rdma_cm");
 }
 
 TEST_CASE("iWARP says it switched to rdma_cm", "[lab][siw]") {

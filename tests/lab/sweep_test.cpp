@@ -36,3 +36,5 @@ TEST_CASE("write_bw sweep -a on RoCEv2 with rdma_cm", "[lab][rxe][sweep]") {
 }
 TEST_CASE("write_lat sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_write_lat", iwarp(), {}); }
 TEST_CASE("write_bw sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_write_bw", iwarp(), {}); }
+TEST_CASE("read_lat sweep -a on RoCEv2", "[lab][rxe][sweep][read]") { sweep("rdma_read_lat", roce(), {}); }
+TEST_CASE("read_bw sweep -a on iWARP", "[lab][siw][sweep][read]") { sweep("rdma_read_bw", iwarp(), {}); }

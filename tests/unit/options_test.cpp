@@ -274,3 +274,12 @@ TEST_CASE("options: -Q/--cq-mod must fit in the tx depth", "[options]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-Q", "0"}), UsageError,
                          MessageContains("-Q/--cq-mod 0 is out of range"));
 }
+
+TEST_CASE("options: --clock chooses the timestamp source", "[options]") {
+  using rdmabench::ClockChoice;
+  CHECK(parse_command_line(kLatency, {}).clock == ClockChoice::automatic);
+  CHECK(parse_command_line(kLatency, {"--clock", "tsc"}).clock == ClockChoice::tsc);
+  CHECK(parse_command_line(kLatency, {"--clock", "monotonic"}).clock == ClockChoice::monotonic);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--clock", "hpet"}), UsageError,
+                         MessageContains("--clock hpet is unknown: expected auto, tsc or monotonic"));
+}

@@ -99,3 +99,17 @@ TEST_CASE("test_spec: signal_interval is -Q, or 3/4 of the queue up to 100", "[t
   s.cq_mod = 100;
   CHECK(rdmabench::signal_interval(s) == 100);
 }
+
+TEST_CASE("test_spec: reads are named and served passively", "[test_spec]") {
+  rdmabench::TestSpec read_lat;
+  read_lat.operation = rdmabench::Operation::read;
+  read_lat.measurement = rdmabench::Measurement::latency;
+  CHECK(rdmabench::test_name(read_lat) == "read_lat");
+  CHECK(rdmabench::server_is_passive(read_lat));
+  rdmabench::TestSpec write_lat = read_lat;
+  write_lat.operation = rdmabench::Operation::write;
+  CHECK_FALSE(rdmabench::server_is_passive(write_lat));  // write latency is a ping-pong
+  auto conflict = rdmabench::find_conflict(read_lat, write_lat);
+  REQUIRE(conflict);
+  CHECK_THAT(*conflict, Catch::Contains("the server runs rdma_read_lat, the client rdma_write_lat"));
+}

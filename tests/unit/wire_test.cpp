@@ -126,6 +126,7 @@ TEST_CASE("wire: Reject, Abort, Barrier and Endpoint round trips", "[wire]") {
   CHECK(std::get<wire::Barrier>(round_trip(barrier)) == barrier);
 
   wire::Endpoint e;
+  e.read_responders = 16;
   e.qp_number = 0x00abcdef;
   e.packet_sequence = 0x00123456;
   e.lid = 0xbeef;
@@ -291,8 +292,8 @@ TEST_CASE("wire: the encoder refuses what the decoder would reject", "[wire]") {
 }
 
 TEST_CASE("wire: Hello with unknown enum codes", "[wire]") {
-  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(2, 1, 1, 1))),
-                         rdmabench::Error, MessageContains("unknown operation code 2"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(3, 1, 1, 1))),
+                         rdmabench::Error, MessageContains("unknown operation code 3"));
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(0, 1, 1, 1))),
                          rdmabench::Error, MessageContains("unknown operation code 0"));
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 3, 1, 1))),

@@ -1,6 +1,6 @@
-// Write bandwidth: the client keeps tx-depth writes in flight, signals one in
-// `signal_every`, and polls completions in batches. The server's CPU takes no
-// part (one-sided writes); it waits at the barrier that ends the size.
+// Bandwidth of one-sided writes or reads: the client keeps tx-depth operations
+// in flight, signals one in `signal_every`, and polls completions in batches.
+// The server's CPU takes no part; it waits at the barrier that ends the size.
 #include <algorithm>
 
 #include "engine_internal.hpp"
@@ -19,18 +19,18 @@ struct CompletionStamp {
 struct BandwidthLoop {
   ibv_qp* qp;
   ibv_cq* cq;
-  PreparedWrite write;
+  PreparedOperation op;
   std::uint64_t depth;
   std::uint64_t signal_every;  ///< <= depth, or the loop would wait forever
 };
 
-/// Runs `count` writes; returns the number of stamps written (the first is
+/// Runs `count` operations; returns the number of stamps written (the first is
 /// the start, then one per poll that reaped completions).
 template <typename Clock>
-std::size_t write_bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
-                                 CompletionStamp* stamps, const Session& s, Watchdog& dog) {
-  ibv_send_wr wr = L.write.wr;
-  ibv_sge sge = L.write.sge;
+std::size_t bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
+                                 CompletionStamp* stamps, Watchdog& dog) {
+  ibv_send_wr wr = L.op.wr;
+  ibv_sge sge = L.op.sge;
   wr.sg_list = &sge;
   ibv_send_wr* bad = nullptr;
   ibv_wc wc[kPollBatch];
@@ -41,10 +41,10 @@ std::size_t write_bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
     while (posted < count && posted - completed < L.depth) {
       ++posted;
       const bool signaled = posted % L.signal_every == 0 || posted == count;
-      wr.wr_id = posted;  // a completion reports how many writes are done
-      wr.send_flags = L.write.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+      wr.wr_id = posted;  // a completion reports how many operations are done
+      wr.send_flags = L.op.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
       if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
-        throw_post_error(rc, s);
+        dog.post_failed(rc);
     }
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
     if (n == 0) {
@@ -52,10 +52,10 @@ std::size_t write_bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
       continue;
     }
     if (n < 0) [[unlikely]]
-      throw Error("ibv_poll_cq failed");
+      dog.completion_failed(wc[0], n);
     for (int k = 0; k < n; ++k) {
       if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
-        throw_completion_error(wc[k]);
+        dog.completion_failed(wc[k]);
       completed = wc[k].wr_id;
     }
     stamps[n_stamps++] = {Clock::now(), completed};
@@ -79,7 +79,7 @@ double peak_mb_per_s(const std::vector<CompletionStamp>& stamps, std::size_t win
 
 }  // namespace
 
-SizeResult measure_write_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r;
   r.bytes = bytes;
   r.iterations = s.spec.iterations;
@@ -87,15 +87,15 @@ SizeResult measure_write_bandwidth(Session& s, std::uint64_t bytes, const ClockI
   if (s.role == Role::server) return r;
 
   const std::uint64_t depth = s.spec.tx_depth;
-  BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_write(s, bytes), depth,
+  BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_operation(s, bytes), depth,
                      signal_interval(s.spec)};
   std::vector<CompletionStamp> stamps(s.spec.iterations / loop.signal_every + 2);
   std::vector<CompletionStamp> warmup_stamps(s.spec.warmup / loop.signal_every + 2);
-  Watchdog dog(s.control, s.timeout, "write completions");
+  Watchdog dog(s.control, s.timeout, "completions");
   std::size_t n_stamps = 0;
   with_clock(clock, [&]<typename Clock>() {
-    if (s.spec.warmup) write_bandwidth_loop<Clock>(loop, s.spec.warmup, warmup_stamps.data(), s, dog);
-    n_stamps = write_bandwidth_loop<Clock>(loop, s.spec.iterations, stamps.data(), s, dog);
+    if (s.spec.warmup) bandwidth_loop<Clock>(loop, s.spec.warmup, warmup_stamps.data(), dog);
+    n_stamps = bandwidth_loop<Clock>(loop, s.spec.iterations, stamps.data(), dog);
   });
   stamps.resize(n_stamps);
 

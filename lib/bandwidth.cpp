@@ -80,11 +80,8 @@ double peak_mb_per_s(const std::vector<CompletionStamp>& stamps, std::size_t win
 }  // namespace
 
 SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r;
-  r.bytes = bytes;
-  r.iterations = s.spec.iterations;
-  r.warmup = s.spec.warmup;
-  if (s.role == Role::server) return r;
+  SizeResult r = result_header(s, bytes);
+  if (s.role == Role::server) return r;  // passive: nothing to time
 
   const std::uint64_t depth = s.spec.tx_depth;
   BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_operation(s, bytes), depth,

@@ -20,6 +20,14 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   return p;
 }
 
+SizeResult result_header(const Session& s, std::uint64_t bytes) {
+  SizeResult r;
+  r.bytes = bytes;
+  r.iterations = s.spec.iterations;
+  r.warmup = s.spec.warmup;
+  return r;
+}
+
 SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   if (s.spec.measurement == Measurement::bandwidth) return measure_bandwidth(s, bytes, clock);
   if (s.spec.operation == Operation::read) return measure_read_latency(s, bytes, clock);

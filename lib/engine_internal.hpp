@@ -26,6 +26,9 @@ PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes)
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
 
+/// A result with the size, iteration and warmup counts filled in.
+SizeResult result_header(const Session& session, std::uint64_t bytes);
+
 /// Runs the session's test for one size (the loop is chosen here, once).
 SizeResult measure(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 

@@ -33,11 +33,8 @@ void read_latency_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& read, st
 }  // namespace
 
 SizeResult measure_read_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r;
-  r.bytes = bytes;
-  r.iterations = s.spec.iterations;
-  r.warmup = s.spec.warmup;
-  if (s.role == Role::server) return r;
+  SizeResult r = result_header(s, bytes);
+  if (s.role == Role::server) return r;  // passive: nothing to time
 
   const auto read = prepare_operation(s, bytes);
   std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing

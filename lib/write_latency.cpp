@@ -76,10 +76,7 @@ SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInf
   Watchdog dog(s.control, s.timeout, "the peer's write");
   with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), dog); });
 
-  SizeResult r;
-  r.bytes = bytes;
-  r.iterations = s.spec.iterations;
-  r.warmup = s.spec.warmup;
+  SizeResult r = result_header(s, bytes);
   // The initiator has iterations + 1 stamps (its last round trip ends with a
   // stamp); the responder sees only `iterations` messages, so it can time
   // iterations - 1 round trips between them.

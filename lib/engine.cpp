@@ -30,7 +30,8 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   const bool latency = s.spec.measurement == Measurement::latency;
   c.test = test_name(s.spec);
   const bool read = s.spec.operation == Operation::read;
-  c.title = std::string(read ? "RDMA Read" : "RDMA Write") + (latency ? " Latency Test" : " BW Test");
+  const char* operation = read ? "RDMA Read" : s.spec.operation == Operation::send ? "Send" : "RDMA Write";
+  c.title = std::string(operation) + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
   c.version = kVersion;
   c.build_type = kBuildType;
@@ -59,10 +60,13 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
                    Reporter& reporter) {
   try {
     reporter.begin(context);
+    // Receives go up before the first barrier lets the peer send; every
+    // loop reposts what it consumes, so the queue stays full across sizes.
+    if (s.spec.operation == Operation::send) detail::post_receives(s, s.receive_queue_depth);
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
-      if (ping_pong) detail::reset_latency_target(s, bytes);
+      if (s.spec.operation == Operation::write && ping_pong) detail::reset_latency_target(s, bytes);
       s.control.barrier(start_barrier(i), s.timeout);
       SizeResult result = detail::measure(s, bytes, clock);
       // A passive server answers only when the client is done, so that

@@ -12,7 +12,9 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   p.sge.length = static_cast<std::uint32_t>(bytes);
   p.sge.lkey = s.local_mr->lkey;
   const bool read = s.spec.operation == Operation::read;
-  p.wr.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+  p.wr.opcode = read                                  ? IBV_WR_RDMA_READ
+                : s.spec.operation == Operation::send ? IBV_WR_SEND
+                                                      : IBV_WR_RDMA_WRITE;
   p.wr.num_sge = 1;
   p.wr.wr.rdma.remote_addr = s.remote.address;
   p.wr.wr.rdma.rkey = s.remote.rkey;
@@ -29,9 +31,43 @@ SizeResult result_header(const Session& s, std::uint64_t bytes) {
 }
 
 SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  if (s.spec.measurement == Measurement::bandwidth) return measure_bandwidth(s, bytes, clock);
+  const bool send = s.spec.operation == Operation::send;
+  if (s.spec.measurement == Measurement::bandwidth) {
+    if (send && s.role == Role::server) return measure_receive_bandwidth(s, bytes, clock);
+    return measure_bandwidth(s, bytes, clock);
+  }
+  if (send) return measure_send_latency(s, bytes, clock);
   if (s.spec.operation == Operation::read) return measure_read_latency(s, bytes, clock);
   return measure_write_latency(s, bytes, clock);
+}
+
+PreparedReceive prepare_receive(const Session& s) {
+  PreparedReceive p;
+  p.sge.addr = reinterpret_cast<std::uint64_t>(s.exposed_buffer.data());
+  p.sge.length = static_cast<std::uint32_t>(largest_size(s.spec));
+  p.sge.lkey = s.exposed_mr->lkey;
+  p.wr.num_sge = 1;
+  return p;
+}
+
+void post_receives(Session& s, std::uint32_t count) {
+  auto receive = prepare_receive(s);
+  receive.wr.sg_list = &receive.sge;
+  ibv_recv_wr* bad = nullptr;
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (int rc = ibv_post_recv(s.qp.get(), &receive.wr, &bad); rc != 0)
+      throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+}
+
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress) {
+  ibv_wc wc;
+  int n;
+  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(progress);
+  if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
+    dog.completion_failed(wc, n);
+  if (wc.byte_len != bytes) [[unlikely]]
+    throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
+                            wc.byte_len, bytes));
 }
 
 std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, std::size_t count,

@@ -26,6 +26,20 @@ PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes)
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
 
+/// A prebuilt receive into our exposed buffer, long enough for any size.
+struct PreparedReceive {
+  ibv_recv_wr wr{};
+  ibv_sge sge{};
+};
+PreparedReceive prepare_receive(const Session& session);
+
+/// Posts `count` receives (before the barrier that lets the peer send).
+void post_receives(Session& session, std::uint32_t count);
+
+/// Spins until one receive completes; checks its status and that it carried
+/// `bytes` (a peer sending another size is a protocol error, not a result).
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
+
 /// A result with the size, iteration and warmup counts filled in.
 SizeResult result_header(const Session& session, std::uint64_t bytes);
 
@@ -43,8 +57,15 @@ SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const Cl
 /// client's side; the server's side returns no figures).
 SizeResult measure_read_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
-/// Streaming bandwidth of writes or reads for one size (the client's side;
-/// the server's side returns no figures).
+/// Send latency: ping-pong of sends, round trip / 2; both sides measure.
+SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// The receiving side of send bandwidth: reaps and reposts receives, timed
+/// from the first arrival to the last.
+SizeResult measure_receive_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Streaming bandwidth of writes, reads or sends for one size (the client's
+/// side; a passive server's side returns no figures).
 SizeResult measure_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
 /// Stamps -> samples in microseconds: sample k = (stamps[k+1] - stamps[k]) / divisor.

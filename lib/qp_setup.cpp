@@ -22,14 +22,14 @@ std::uint32_t random_psn() {
   return rd() & 0xFFFFFF;
 }
 
-ibv_qp_init_attr qp_attributes(const Session& s, ibv_cq* cq, std::uint32_t inline_bytes) {
+ibv_qp_init_attr qp_attributes(const Session& s, std::uint32_t inline_bytes) {
   ibv_qp_init_attr attr{};
-  attr.send_cq = cq;
-  attr.recv_cq = cq;
+  attr.send_cq = s.cq.get();
+  attr.recv_cq = s.recv_cq.get();
   attr.qp_type = IBV_QPT_RC;
   attr.sq_sig_all = 0;  // selective signaling: the loops choose
   attr.cap.max_send_wr = s.send_queue_depth;
-  attr.cap.max_recv_wr = 1;
+  attr.cap.max_recv_wr = s.receive_queue_depth;
   attr.cap.max_send_sge = 1;
   attr.cap.max_recv_sge = 1;
   attr.cap.max_inline_data = inline_bytes;
@@ -47,6 +47,8 @@ Access access_for(Operation operation) {
   switch (operation) {
     case Operation::read:
       return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ};
+    case Operation::send:
+      return {0, IBV_ACCESS_LOCAL_WRITE, 0};
     case Operation::write:
       break;
   }
@@ -91,6 +93,10 @@ void create_queues(Session& s, const SideConfig& config) {
   require(s.spec.tx_depth >= 1 && s.send_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
                       s.spec.tx_depth, device.max_qp_wr, s.port.device));
+  s.receive_queue_depth = s.spec.operation == Operation::send ? s.spec.rx_depth : 1;
+  require(s.receive_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
+          fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})",
+                      s.spec.rx_depth, device.max_qp_wr, s.port.device));
 
   // Outstanding RDMA reads: what the device allows, capped by the byte-wide
   // QP attribute; the peer's responder resources lower it at connect time.
@@ -101,12 +107,14 @@ void create_queues(Session& s, const SideConfig& config) {
   if (!s.pd) throw_system_error("ibv_alloc_pd", errno);
   s.cq.reset(ibv_create_cq(s.context, static_cast<int>(s.send_queue_depth + 1), nullptr, nullptr, 0));
   if (!s.cq) throw_system_error("ibv_create_cq", errno);
+  s.recv_cq.reset(ibv_create_cq(s.context, static_cast<int>(s.receive_queue_depth + 1), nullptr, nullptr, 0));
+  if (!s.recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
 
   // Providers cap inline data differently (and say so only by failing), so
   // ask for less until the QP is created.
   int last_error = 0;
   for (std::uint32_t inline_bytes : {220u, 64u, 0u}) {
-    auto attr = qp_attributes(s, s.cq.get(), inline_bytes);
+    auto attr = qp_attributes(s, inline_bytes);
     if (s.cm_id) {
       if (rdma_create_qp(s.cm_id.get(), s.pd.get(), &attr) == 0) s.qp.reset(s.cm_id->qp);
     } else {

@@ -224,6 +224,7 @@ Session Server::accept_client() {
     adopted.warmup = hello->warmup;
     adopted.tx_depth = hello->tx_depth;
     adopted.cq_mod = hello->cq_mod;
+    adopted.rx_depth = hello->rx_depth;
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

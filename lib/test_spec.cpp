@@ -5,13 +5,16 @@
 namespace rdmabench {
 
 std::string test_name(const TestSpec& spec) {
-  std::string name = spec.operation == Operation::read ? "read" : "write";
+  std::string name = spec.operation == Operation::read   ? "read"
+                     : spec.operation == Operation::send ? "send"
+                                                         : "write";
   name += spec.measurement == Measurement::latency ? "_lat" : "_bw";
   return name;
 }
 
 bool server_is_passive(const TestSpec& spec) {
-  return spec.measurement == Measurement::bandwidth || spec.operation == Operation::read;
+  return spec.operation == Operation::read ||
+         (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
 
 std::string to_string(ConnectMethod method) {

@@ -89,6 +89,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u64(s.iterations);
   w.u32(s.warmup);
   w.u32(s.tx_depth);
+  w.u32(s.rx_depth);
   w.u32(s.cq_mod);
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
@@ -119,12 +120,13 @@ Enum checked_enum(std::uint8_t raw, std::uint8_t max, const char* field) {
 Hello read_hello(Reader& r) {
   Hello h;
   TestSpec& s = h.spec;
-  s.operation = checked_enum<Operation>(r.u8(), 2, "operation");
+  s.operation = checked_enum<Operation>(r.u8(), 3, "operation");
   s.measurement = checked_enum<Measurement>(r.u8(), 2, "measurement");
   s.connect = checked_enum<ConnectMethod>(r.u8(), 2, "connection method");
   s.iterations = r.u64();
   s.warmup = r.u32();
   s.tx_depth = r.u32();
+  s.rx_depth = r.u32();
   s.cq_mod = r.u32();
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,

@@ -39,7 +39,7 @@ struct RawOptions {
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
-  long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0;
+  long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0;
   double timeout_s = 10;
 };
 
@@ -68,7 +68,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
-      ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("writes in flight (default {})", kind.default_tx_depth).c_str())
+      ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
+      ("rx-depth,r", po::value(&raw.rx_depth), "receives kept posted (send tests; default 512)")
       ("cq-mod,Q", po::value(&raw.cq_mod), "signal one write in N (bandwidth; default 3/4 of the tx depth, at most 100)")
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
   memory.add_options()
@@ -146,6 +147,12 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (vm.count("tx-depth")) {
     require_range("-t/--tx-depth", raw.tx_depth, 1LL, 65536LL);
     spec.tx_depth = static_cast<std::uint32_t>(raw.tx_depth);
+  }
+  if (vm.count("rx-depth")) {
+    if (kind.operation != Operation::send)
+      throw UsageError("-r/--rx-depth applies to send tests; " + kind.name + " posts no receives");
+    require_range("-r/--rx-depth", raw.rx_depth, 1LL, 65536LL);
+    spec.rx_depth = static_cast<std::uint32_t>(raw.rx_depth);
   }
   if (vm.count("cq-mod")) {
     require_range("-Q/--cq-mod", raw.cq_mod, 1LL, 65536LL);

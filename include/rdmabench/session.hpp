@@ -57,7 +57,8 @@ class Session {
   PortAttributes port;
   Transport transport;
   ProtectionDomain pd;
-  CompletionQueue cq;
+  CompletionQueue cq;       ///< completions of our sends, writes and reads
+  CompletionQueue recv_cq;  ///< completions of our posted receives
   QueuePair qp;
   std::unique_ptr<MemoryProvider> memory;
   Buffer local_buffer;    ///< what our own work requests use: write source, read destination
@@ -70,6 +71,7 @@ class Session {
   std::uint32_t path_mtu_bytes = 0;
   std::uint32_t max_inline = 0;
   std::uint32_t send_queue_depth = 0;
+  std::uint32_t receive_queue_depth = 0;
   std::uint32_t local_psn = 0;
   std::uint8_t read_depth = 0;       ///< RDMA reads we may have outstanding (initiator depth)
   std::uint8_t read_responders = 0;  ///< reads we accept outstanding (responder resources)

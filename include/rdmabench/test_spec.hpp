@@ -10,7 +10,7 @@
 
 namespace rdmabench {
 
-enum class Operation : std::uint8_t { write = 1, read = 2 };
+enum class Operation : std::uint8_t { write = 1, read = 2, send = 3 };
 enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
 enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
 
@@ -25,6 +25,7 @@ struct TestSpec {
   std::uint64_t iterations = 5000;
   std::uint32_t warmup = 0;
   std::uint32_t tx_depth = 128;
+  std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
   std::uint32_t cq_mod = 0;  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
 
   bool operator==(const TestSpec&) const = default;
@@ -33,8 +34,8 @@ struct TestSpec {
 /// "write_bw", "read_lat": the test's name, as in the binary's name.
 std::string test_name(const TestSpec& spec);
 
-/// True when the server's CPU takes no part in the timed loop (bandwidth
-/// tests, and reads, which the responder's NIC serves alone).
+/// True when the server's CPU takes no part in the timed loop: reads, and
+/// write bandwidth (one-sided operations the responder's NIC serves alone).
 bool server_is_passive(const TestSpec& spec);
 std::string to_string(ConnectMethod method);
 

@@ -181,3 +181,9 @@ TEST_CASE("server killed mid-run: the read latency client notices", "[lab][error
 TEST_CASE("client killed mid-run: the read bandwidth server notices", "[lab][errors][kill][read]") {
   kill_mid_run("rdma_read_bw", iwarp(), false);
 }
+TEST_CASE("server killed mid-run: the send bandwidth client notices", "[lab][errors][kill][send]") {
+  kill_mid_run("rdma_send_bw", roce(), true);
+}
+TEST_CASE("client killed mid-run: the send latency server notices", "[lab][errors][kill][send]") {
+  kill_mid_run("rdma_send_lat", iwarp(), false);
+}

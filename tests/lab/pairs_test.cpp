@@ -42,8 +42,8 @@ std::vector<double> read_samples(const std::string& path) {
   return samples;
 }
 
-/// `binary` is rdma_write_lat (one-way, both sides measure) or rdma_read_lat
-/// (round trip, the server is passive).
+/// `binary` is rdma_write_lat or rdma_send_lat (one-way, both sides measure)
+/// or rdma_read_lat (round trip, the server is passive).
 void latency_pair(const std::string& binary, const Device& d, const Args& extra,
                   const std::string& connection) {
   const bool read = binary == "rdma_read_lat";
@@ -118,6 +118,17 @@ void bandwidth_pair(const std::string& binary, const Device& d, const Args& extr
   check_close(rows[0][2], b.at("peak_MBps"));
   check_close(rows[0][3], average);
   CHECK(std::abs(rows[0][4] - b.at("message_rate_Mpps").get<double>()) < 1e-6);
+
+  // The receiver of sends measures too (its CPU reaps every message); the
+  // target of one-sided operations says it did not.
+  const auto server_rows = table_rows(p.server->out());
+  if (binary == "rdma_send_bw") {
+    REQUIRE(server_rows.size() == 1);
+    CHECK(server_rows[0][3] > 0);
+  } else {
+    CHECK(server_rows.empty());
+    CHECK_THAT(p.server->out(), Catch::Contains("(measured by the peer)"));
+  }
 }
 
 }  // namespace
@@ -151,6 +162,19 @@ TEST_CASE("read_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][read]") {
 }
 TEST_CASE("read_bw pair on iWARP", "[lab][siw][read]") {
   bandwidth_pair("rdma_read_bw", iwarp(), {}, "rdma_cm");
+}
+
+TEST_CASE("send_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe][send]") {
+  latency_pair("rdma_send_lat", roce(), {}, "out-of-band TCP");
+}
+TEST_CASE("send_lat pair on iWARP", "[lab][siw][send]") {
+  latency_pair("rdma_send_lat", iwarp(), {}, "rdma_cm");
+}
+TEST_CASE("send_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][send]") {
+  bandwidth_pair("rdma_send_bw", roce(), {"-R"}, "rdma_cm");
+}
+TEST_CASE("send_bw pair on iWARP", "[lab][siw][send]") {
+  bandwidth_pair("rdma_send_bw", iwarp(), {}, "rdma_cm");
 }
 
 TEST_CASE("iWARP says it switched to rdma_cm", "[lab][siw]") {

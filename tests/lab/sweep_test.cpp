@@ -38,3 +38,5 @@ TEST_CASE("write_lat sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_writ
 TEST_CASE("write_bw sweep -a on iWARP", "[lab][siw][sweep]") { sweep("rdma_write_bw", iwarp(), {}); }
 TEST_CASE("read_lat sweep -a on RoCEv2", "[lab][rxe][sweep][read]") { sweep("rdma_read_lat", roce(), {}); }
 TEST_CASE("read_bw sweep -a on iWARP", "[lab][siw][sweep][read]") { sweep("rdma_read_bw", iwarp(), {}); }
+TEST_CASE("send_lat sweep -a on RoCEv2", "[lab][rxe][sweep][send]") { sweep("rdma_send_lat", roce(), {}); }
+TEST_CASE("send_bw sweep -a on iWARP", "[lab][siw][sweep][send]") { sweep("rdma_send_bw", iwarp(), {}); }

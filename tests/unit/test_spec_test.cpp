@@ -113,3 +113,14 @@ TEST_CASE("test_spec: reads are named and served passively", "[test_spec]") {
   REQUIRE(conflict);
   CHECK_THAT(*conflict, Catch::Contains("the server runs rdma_read_lat, the client rdma_write_lat"));
 }
+
+TEST_CASE("test_spec: both sides of a send test are active", "[test_spec]") {
+  rdmabench::TestSpec send_bw;
+  send_bw.operation = rdmabench::Operation::send;
+  send_bw.measurement = rdmabench::Measurement::bandwidth;
+  CHECK(rdmabench::test_name(send_bw) == "send_bw");
+  CHECK_FALSE(rdmabench::server_is_passive(send_bw));  // it reaps every receive
+  rdmabench::TestSpec write_bw = send_bw;
+  write_bw.operation = rdmabench::Operation::write;
+  CHECK(rdmabench::server_is_passive(write_bw));
+}

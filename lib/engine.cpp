@@ -17,6 +17,24 @@ std::uint32_t start_barrier(std::size_t size_index) { return 2 + 2 * static_cast
 /// the closed control connection, a stuck one by its own watchdog.
 constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
 
+/// Payload bytes through this side in one size's loop, warmup included
+/// (ping-pongs carry them both ways), for CPU-seconds per GB.
+std::uint64_t bytes_moved(const TestSpec& spec, std::uint64_t bytes) {
+  const std::uint64_t messages = spec.warmup + spec.iterations;
+  return bytes * messages * (server_is_passive(spec) || spec.measurement == Measurement::bandwidth ? 1 : 2);
+}
+
+/// The server sends its figures; the client keeps both.
+void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) {
+  if (s.role == Role::server) {
+    result.cpu_server = mine;
+    s.control.send(wire::CpuReport{mine});
+  } else {
+    result.cpu_client = mine;
+    result.cpu_server = s.control.receive_expected<wire::CpuReport>(s.timeout, "the server's CPU figures").usage;
+  }
+}
+
 std::string hostname() {
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
@@ -68,13 +86,22 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       const bool ping_pong = !server_is_passive(s.spec);
       if (s.spec.operation == Operation::write && ping_pong) detail::reset_latency_target(s, bytes);
       s.control.barrier(start_barrier(i), s.timeout);
+      const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       SizeResult result = detail::measure(s, bytes, clock);
+      std::optional<CpuSnapshot> cpu_after;
       // A passive server answers only when the client is done, so that
-      // nothing arrives on the control connection during the timed loop.
-      if (!ping_pong && s.role == Role::server)
+      // nothing arrives on the control connection during the timed loop;
+      // its CPU region is that wait, the span of the client's loop.
+      if (!ping_pong && s.role == Role::server) {
         s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
-      else
+        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
+      } else {
+        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
         s.control.barrier(start_barrier(i) + 1, s.timeout);
+      }
+      if (cpu_after)
+        exchange_cpu_figures(s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, bytes)),
+                             result);
       reporter.size_done(result);
     }
     reporter.end();

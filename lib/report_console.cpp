@@ -69,12 +69,26 @@ class ConsoleReporter final : public Reporter {
     } else {
       fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
+    print_cpu("client", r.cpu_client);
+    print_cpu("server", r.cpu_server);
     out_.flush();
   }
 
   void end() override { fmt::print(out_, "{}\n", kRule); }
 
  private:
+  void print_cpu(const char* side, const std::optional<CpuUsage>& cpu) {
+    if (!cpu) return;
+    const auto per_gb = cpu->process_cpu_s_per_gb
+                            ? fmt::format("{:.3f} CPU-s/GB", *cpu->process_cpu_s_per_gb)
+                            : std::string("no bytes moved");
+    fmt::print(out_,
+               "          CPU {}: {:.2f} cores (user {:.2f}, system {:.2f}), {}; machine {:.2f} of "
+               "{} cores busy\n",
+               side, cpu->process_cores, cpu->process_user_cores, cpu->process_system_cores,
+               per_gb, cpu->machine_cores, cpu->machine_cpus);
+  }
+
   std::ostream& out_;
   RunContext context_;
 };

@@ -46,6 +46,11 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
                       {"message_rate_Mpps", b.message_rate_mpps},
                       {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
   }
+  if (r.cpu_client || r.cpu_server) {
+    j["cpu"] = {{"region", "warmup and timed iterations of this size"}};
+    if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
+    if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
+  }
   j["context"] = to_json(c);
   return j;
 }

@@ -225,6 +225,7 @@ Session Server::accept_client() {
     adopted.tx_depth = hello->tx_depth;
     adopted.cq_mod = hello->cq_mod;
     adopted.rx_depth = hello->rx_depth;
+    adopted.cpu_util = hello->cpu_util;
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

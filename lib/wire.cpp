@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "rdmabench/error.hpp"
 
 namespace rdmabench::wire {
@@ -15,6 +17,11 @@ class Writer {
   void u16(std::uint16_t v) { put(v, 2); }
   void u32(std::uint32_t v) { put(v, 4); }
   void u64(std::uint64_t v) { put(v, 8); }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  void optional_f64(const std::optional<double>& v) {
+    u8(v.has_value());
+    f64(v.value_or(0));
+  }
   void text(const std::string& s) {
     require(s.size() <= kMaxText, "control message text longer than 1024 bytes");
     u16(static_cast<std::uint16_t>(s.size()));
@@ -37,6 +44,12 @@ class Reader {
   std::uint16_t u16() { return static_cast<std::uint16_t>(get(2)); }
   std::uint32_t u32() { return static_cast<std::uint32_t>(get(4)); }
   std::uint64_t u64() { return get(8); }
+  double f64() { return std::bit_cast<double>(u64()); }
+  std::optional<double> optional_f64() {
+    const bool present = u8() != 0;
+    const double v = f64();
+    return present ? std::optional<double>(v) : std::nullopt;
+  }
   std::string text() {
     const std::size_t n = u16();
     require(n <= kMaxText, fmt::format("{} message: text field of {} bytes (limit {})", what_, n, kMaxText));
@@ -77,6 +90,7 @@ MessageType type_of(const Message& m) {
         if constexpr (std::is_same_v<T, Endpoint>) return MessageType::endpoint;
         if constexpr (std::is_same_v<T, Barrier>) return MessageType::barrier;
         if constexpr (std::is_same_v<T, Abort>) return MessageType::abort;
+        if constexpr (std::is_same_v<T, CpuReport>) return MessageType::cpu_report;
       },
       m);
 }
@@ -91,6 +105,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u32(s.tx_depth);
   w.u32(s.rx_depth);
   w.u32(s.cq_mod);
+  w.u8(s.cpu_util);
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
@@ -98,6 +113,36 @@ void write_body(Writer& w, const Hello& m) {
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
 void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
 void write_body(Writer& w, const Barrier& m) { w.u32(m.sequence); }
+void write_body(Writer& w, const CpuReport& m) {
+  const CpuUsage& u = m.usage;
+  for (double v : {u.wall_s, u.resolution_s, u.process_cpu_s, u.process_cores,
+                   u.process_user_cores, u.process_system_cores})
+    w.f64(v);
+  w.optional_f64(u.process_cpu_s_per_gb);
+  w.u32(static_cast<std::uint32_t>(u.machine_cpus));
+  for (double v : {u.machine_cores, u.machine_user_cores, u.machine_nice_cores,
+                   u.machine_system_cores, u.machine_irq_cores, u.machine_softirq_cores,
+                   u.machine_steal_cores})
+    w.f64(v);
+  w.optional_f64(u.machine_iowait_cores);
+}
+
+CpuReport read_cpu_report(Reader& r) {
+  CpuReport m;
+  CpuUsage& u = m.usage;
+  for (double* v : {&u.wall_s, &u.resolution_s, &u.process_cpu_s, &u.process_cores,
+                    &u.process_user_cores, &u.process_system_cores})
+    *v = r.f64();
+  u.process_cpu_s_per_gb = r.optional_f64();
+  u.machine_cpus = static_cast<int>(r.u32());
+  for (double* v : {&u.machine_cores, &u.machine_user_cores, &u.machine_nice_cores,
+                    &u.machine_system_cores, &u.machine_irq_cores, &u.machine_softirq_cores,
+                    &u.machine_steal_cores})
+    *v = r.f64();
+  u.machine_iowait_cores = r.optional_f64();
+  return m;
+}
+
 void write_body(Writer& w, const Endpoint& m) {
   w.u32(m.qp_number);
   w.u32(m.packet_sequence);
@@ -128,6 +173,7 @@ Hello read_hello(Reader& r) {
   s.tx_depth = r.u32();
   s.rx_depth = r.u32();
   s.cq_mod = r.u32();
+  s.cpu_util = r.u8() != 0;
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,
           fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
@@ -160,6 +206,7 @@ std::string type_name(const Message& message) {
     case MessageType::endpoint: return "endpoint";
     case MessageType::barrier: return "barrier";
     case MessageType::abort: return "abort";
+    case MessageType::cpu_report: return "cpu report";
   }
   return "unknown";
 }
@@ -190,7 +237,7 @@ FrameHeader decode_header(std::span<const std::uint8_t> header) {
                       "use the same rdmabench version on both sides",
                       version, kVersion));
   const auto type = r.u16();
-  require(type >= 1 && type <= 5, fmt::format("unknown control message type {}", type));
+  require(type >= 1 && type <= 6, fmt::format("unknown control message type {}", type));
   const auto length = r.u32();
   require(length <= kMaxPayload,
           fmt::format("control message of {} bytes exceeds the {}-byte limit", length, kMaxPayload));
@@ -221,6 +268,12 @@ Message decode_payload(MessageType type, std::span<const std::uint8_t> payload) 
     case MessageType::barrier: {
       Reader r(payload, "barrier");
       Barrier m{r.u32()};
+      r.finish();
+      return m;
+    }
+    case MessageType::cpu_report: {
+      Reader r(payload, "cpu report");
+      auto m = read_cpu_report(r);
       r.finish();
       return m;
     }

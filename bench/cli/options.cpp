@@ -75,6 +75,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   memory.add_options()
       ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
   output.add_options()
+      ("cpu-util", po::bool_switch(&cl.spec.cpu_util), "report the CPU cost of each size on both sides")
       ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")

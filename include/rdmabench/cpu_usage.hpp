@@ -86,6 +86,8 @@ struct CpuUsage {
   /// snapshots (it may, with tickless idle: its documentation calls iowait
   /// unreliable), so that one of the two went backwards.
   std::optional<double> machine_iowait_cores;
+
+  bool operator==(const CpuUsage&) const = default;
 };
 
 /// The usage between `before` and `after` (taken in that order), with

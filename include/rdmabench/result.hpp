@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/cpu_usage.hpp"
 #include "rdmabench/stats.hpp"
 
 namespace rdmabench {
@@ -26,6 +27,10 @@ struct SizeResult {
   std::optional<LatencySummary> latency;
   std::vector<double> latency_samples_us;  ///< every sample behind `latency`
   std::optional<BandwidthFigures> bandwidth;
+  /// With --cpu-util: each side's CPU over this size's loop (warmup
+  /// included; bytes counted the same way). The server's reaches the client.
+  std::optional<CpuUsage> cpu_client;
+  std::optional<CpuUsage> cpu_server;
 };
 
 /// Everything a reader needs to interpret the figures.

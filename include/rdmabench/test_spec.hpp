@@ -26,7 +26,8 @@ struct TestSpec {
   std::uint32_t warmup = 0;
   std::uint32_t tx_depth = 128;
   std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
-  std::uint32_t cq_mod = 0;  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
+  std::uint32_t cq_mod = 0;
+  bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
 
   bool operator==(const TestSpec&) const = default;
 };

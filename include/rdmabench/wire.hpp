@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "rdmabench/cpu_usage.hpp"
 #include "rdmabench/test_spec.hpp"
 
 namespace rdmabench::wire {
@@ -23,7 +24,9 @@ inline constexpr std::uint32_t kMaxPayload = 64 * 1024;
 inline constexpr std::size_t kMaxSizes = 64;
 inline constexpr std::size_t kMaxText = 1024;
 
-enum class MessageType : std::uint16_t { hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5 };
+enum class MessageType : std::uint16_t {
+  hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5, cpu_report = 6
+};
 
 /// Client -> server: the test the client wants to run.
 struct Hello {
@@ -64,7 +67,13 @@ struct Abort {
   bool operator==(const Abort&) const = default;
 };
 
-using Message = std::variant<Hello, Reject, Endpoint, Barrier, Abort>;
+/// Server -> client after each size with --cpu-util: the server's CPU cost.
+struct CpuReport {
+  CpuUsage usage;
+  bool operator==(const CpuReport&) const = default;
+};
+
+using Message = std::variant<Hello, Reject, Endpoint, Barrier, Abort, CpuReport>;
 
 std::string type_name(const Message& message);
 

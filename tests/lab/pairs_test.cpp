@@ -190,3 +190,29 @@ TEST_CASE("the GID is chosen automatically and printed", "[lab][rxe]") {
   CHECK_THAT(p.client->out(), Catch::Contains("RoCEv2 IPv4 GID"));
   CHECK_THAT(p.client->out(), Catch::Contains("::ffff:" + d.address));
 }
+
+TEST_CASE("cpu-util reports both sides, and a busy-polling client uses a core", "[lab][rxe][cpu]") {
+  const auto d = roce();
+  TempDir tmp;
+  const auto json = (tmp.path / "cpu.json").string();
+  auto p = run_pair_ok("rdma_write_bw", {"-d", d.name, "--cpu-util"}, d.address,
+                       {"-d", d.name, "--cpu-util", "-n", "3000", "--json", json});
+  INFO(p.client->describe());
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 1);
+  const auto& cpu = lines[0].at("cpu");
+  for (const char* side : {"client", "server"}) {
+    INFO(side);
+    const auto& s = cpu.at(side);
+    CHECK(s.at("wall_s").get<double>() > 0);
+    CHECK(s.at("process").at("cores").get<double>() >= 0);
+    CHECK(s.at("process").at("cpu_s_per_GB").get<double>() >= 0);
+    CHECK(s.at("machine").at("cores").get<double>() >= 0);
+    CHECK(s.at("machine").at("cpus").get<int>() >= 1);
+  }
+  // The client spins on its completion queue for the whole run; the server
+  // of a write test only waits on a socket.
+  CHECK(cpu.at("client").at("process").at("cores").get<double>() > 0.5);
+  CHECK(cpu.at("server").at("process").at("cores").get<double>() < 0.5);
+  CHECK_THAT(p.client->out(), Catch::Contains("CPU client:") && Catch::Contains("CPU server:"));
+}

@@ -59,6 +59,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, 1, 4);
   put(b, 512, 4);  // rx_depth
   put(b, 0, 4);    // cq_mod
+  b.push_back(0);  // cpu_util
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   return b;
@@ -239,7 +240,7 @@ TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
 }
 
 TEST_CASE("wire: rejects unknown message types", "[wire]") {
-  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 6, 0xffff}) {
+  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 7, 0xffff}) {
     INFO("type " << type);
     REQUIRE_THROWS_MATCHES(wire::decode_header(header(type, 0)), rdmabench::Error,
                            MessageContains("unknown control message type " + std::to_string(type)));
@@ -313,4 +314,37 @@ TEST_CASE("wire: text fields longer than 1024 bytes", "[wire]") {
   CHECK(std::get<wire::Reject>(
             wire::decode(frame(wire::MessageType::reject, text_payload(1024, 1024))))
             .reason.size() == 1024);
+}
+
+TEST_CASE("wire: CpuReport round trip keeps every figure and the empty optionals", "[wire]") {
+  rdmabench::CpuUsage u;
+  u.wall_s = 2.0;
+  u.resolution_s = 0.01;
+  u.process_cpu_s = 1.8;
+  u.process_cores = 0.9;
+  u.process_user_cores = 0.75;
+  u.process_system_cores = 0.15;
+  u.process_cpu_s_per_gb = 1.8;
+  u.machine_cpus = 2;
+  u.machine_cores = 1.45;
+  u.machine_user_cores = 0.8;
+  u.machine_nice_cores = 0.01;
+  u.machine_system_cores = 0.5;
+  u.machine_irq_cores = 0.02;
+  u.machine_softirq_cores = 0.1;
+  u.machine_steal_cores = 0.02;
+  u.machine_iowait_cores = 0.003;
+  CHECK(std::get<wire::CpuReport>(round_trip(wire::CpuReport{u})).usage == u);
+  u.process_cpu_s_per_gb.reset();
+  u.machine_iowait_cores.reset();
+  const auto back = std::get<wire::CpuReport>(round_trip(wire::CpuReport{u})).usage;
+  CHECK(back == u);
+  CHECK_FALSE(back.process_cpu_s_per_gb.has_value());
+  CHECK(wire::type_name(wire::CpuReport{}) == "cpu report");
+}
+
+TEST_CASE("wire: Hello carries --cpu-util", "[wire]") {
+  rdmabench::TestSpec s;
+  s.cpu_util = true;
+  CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.cpu_util);
 }

@@ -79,6 +79,15 @@ std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, s
   return samples;
 }
 
+SizeResult ping_pong_result(const Session& s, std::uint64_t bytes,
+                            const std::vector<std::uint64_t>& stamps, const ClockInfo& clock) {
+  SizeResult r = result_header(s, bytes);
+  const std::size_t intervals = s.role == Role::client ? s.spec.iterations : s.spec.iterations - 1;
+  r.latency_samples_us = interval_samples(stamps, intervals, clock.ticks_per_us, 2.0);
+  if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
+  return r;
+}
+
 void reap_one(ibv_cq* cq, Watchdog& dog) {
   ibv_wc wc;
   int n;

@@ -68,6 +68,13 @@ SizeResult measure_receive_bandwidth(Session& session, std::uint64_t bytes, cons
 /// side; a passive server's side returns no figures).
 SizeResult measure_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
+/// The result of a ping-pong from its post stamps: one-way samples (round
+/// trip / 2) and their summary. The initiator has iterations + 1 stamps (its
+/// last round trip ends with one); the responder sees only `iterations`
+/// messages, so it can time iterations - 1 round trips between them.
+SizeResult ping_pong_result(const Session& session, std::uint64_t bytes,
+                            const std::vector<std::uint64_t>& stamps, const ClockInfo& clock);
+
 /// Stamps -> samples in microseconds: sample k = (stamps[k+1] - stamps[k]) / divisor.
 std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, std::size_t count,
                                      double ticks_per_us, double divisor);

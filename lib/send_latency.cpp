@@ -68,12 +68,7 @@ SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo
   Watchdog dog(s.control, s.timeout, "the peer's send");
   with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, stamps.data(), dog); });
 
-  SizeResult r = result_header(s, bytes);
-  // As for writes: the responder times iterations - 1 round trips.
-  const std::size_t intervals = loop.initiator ? s.spec.iterations : s.spec.iterations - 1;
-  r.latency_samples_us = interval_samples(stamps, intervals, clock.ticks_per_us, 2.0);
-  if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
-  return r;
+  return ping_pong_result(s, bytes, stamps, clock);
 }
 
 }  // namespace rdmabench::detail

@@ -76,14 +76,7 @@ SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInf
   Watchdog dog(s.control, s.timeout, "the peer's write");
   with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), dog); });
 
-  SizeResult r = result_header(s, bytes);
-  // The initiator has iterations + 1 stamps (its last round trip ends with a
-  // stamp); the responder sees only `iterations` messages, so it can time
-  // iterations - 1 round trips between them.
-  const std::size_t intervals = loop.initiator ? s.spec.iterations : s.spec.iterations - 1;
-  r.latency_samples_us = interval_samples(stamps, intervals, clock.ticks_per_us, 2.0);
-  if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
-  return r;
+  return ping_pong_result(s, bytes, stamps, clock);
 }
 
 }  // namespace rdmabench::detail

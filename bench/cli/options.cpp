@@ -35,7 +35,7 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", clock = "auto";
+  std::string device, size, mem = "host", clock = "auto", output;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
@@ -79,6 +79,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
+      ("csv", po::value(&cl.csv_path), "write one CSV row per size to FILE")
+      ("output", po::value(&raw.output), "print only one number per size: bandwidth, message_rate or latency")
       ("clock", po::value(&raw.clock)->default_value("auto"), "timestamps: auto, tsc or monotonic (clock_gettime)");
   general.add_options()
       ("help,h", po::bool_switch(&cl.show_help), "show this help")
@@ -169,6 +171,17 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   } else {
     spec.warmup = kind.measurement == Measurement::latency ? 100 : spec.tx_depth;
   }
+  if (!raw.output.empty()) {
+    const bool latency = kind.measurement == Measurement::latency;
+    if (raw.output == "latency" && latency) cl.bare_output = BareFigure::latency;
+    else if (raw.output == "bandwidth" && !latency) cl.bare_output = BareFigure::bandwidth;
+    else if (raw.output == "message_rate" && !latency) cl.bare_output = BareFigure::message_rate;
+    else
+      throw UsageError(fmt::format("--output {} does not fit {}: expected {}", raw.output, kind.name,
+                                   latency ? "latency" : "bandwidth or message_rate"));
+  }
+  if (cl.bare_output && cl.json_path == "-")
+    throw UsageError("--output and --json - both want stdout; write the JSON to a file");
   if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)
     throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
   return cl;

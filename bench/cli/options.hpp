@@ -2,11 +2,13 @@
 // Command-line options shared by every benchmark binary (Boost.Program_options
 // groups), turned into the library's SideConfig and TestSpec.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rdmabench/clock.hpp"
 #include "rdmabench/error.hpp"
+#include "rdmabench/report.hpp"
 #include "rdmabench/session.hpp"
 #include "rdmabench/test_spec.hpp"
 
@@ -29,6 +31,8 @@ struct CommandLine {
   bool report_gbits = false;
   std::string json_path;     ///< "-" for stdout
   std::string samples_path;
+  std::string csv_path;
+  std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
   bool show_help = false;
   bool show_version = false;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "rdmabench/cpu_governor.hpp"
 #include "rdmabench/engine.hpp"
 #include "rdmabench/version.hpp"
 
@@ -28,8 +29,14 @@ Outputs make_outputs(const CommandLine& cl) {
   Outputs o;
   std::vector<std::unique_ptr<Reporter>> reporters;
   const bool json_on_stdout = cl.json_path == "-";
-  // With JSON on stdout the human table moves to stderr, so stdout parses.
-  reporters.push_back(make_console_reporter(json_on_stdout ? std::cerr : std::cout));
+  // With JSON or --output on stdout the human table moves to stderr, so
+  // stdout stays machine-readable.
+  reporters.push_back(make_console_reporter(json_on_stdout || cl.bare_output ? std::cerr : std::cout));
+  if (cl.bare_output) reporters.push_back(make_bare_number_reporter(std::cout, *cl.bare_output));
+  if (!cl.csv_path.empty()) {
+    o.files.push_back(open_output(cl.csv_path, "--csv"));
+    reporters.push_back(make_csv_reporter(*o.files.back()));
+  }
   if (json_on_stdout) {
     reporters.push_back(make_json_reporter(std::cout));
   } else if (!cl.json_path.empty()) {
@@ -49,6 +56,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     std::cerr << kind.name << ": " << message << std::endl;
   };
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
+  if (auto warning = governor_warning()) notice(*warning);
   const ClockInfo clock = choose_clock(cl.clock);
   auto run_session = [&](Session& session) {
     RunContext context = describe_run(session, clock);

@@ -29,6 +29,18 @@ std::unique_ptr<Reporter> make_json_reporter(std::ostream& out);
 /// comment line naming it.
 std::unique_ptr<Reporter> make_samples_reporter(std::ostream& out);
 
+/// The one figure --output prints per size, for scripts.
+enum class BareFigure { bandwidth, message_rate, latency };
+
+/// One bare number a line: BW average (MB/s, or Gb/s with report_gbits),
+/// message rate (Mpps) or median latency (usec). A size without that figure
+/// (the passive side) prints nothing.
+std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure);
+
+/// CSV: a header line, then one row per size with every figure; empty cells
+/// where a figure does not apply.
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out);
+
 /// Forwards to several reporters.
 std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);
 

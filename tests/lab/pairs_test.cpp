@@ -216,3 +216,24 @@ TEST_CASE("cpu-util reports both sides, and a busy-polling client uses a core", 
   CHECK(cpu.at("server").at("process").at("cores").get<double>() < 0.5);
   CHECK_THAT(p.client->out(), Catch::Contains("CPU client:") && Catch::Contains("CPU server:"));
 }
+
+TEST_CASE("output and csv give scripts bare numbers and rows", "[lab][rxe][script]") {
+  const auto d = roce();
+  TempDir tmp;
+  const auto csv = (tmp.path / "lat.csv").string();
+  auto p = run_pair_ok("rdma_write_lat", {"-d", d.name}, d.address,
+                       {"-d", d.name, "-s", "2", "-n", "200", "--output", "latency", "--csv", csv});
+  // stdout is the median alone; the human table went to stderr.
+  const auto out = p.client->out();
+  INFO(out);
+  REQUIRE(!out.empty());
+  CHECK(out.find('\n') == out.size() - 1);
+  const double median = std::stod(out);
+  CHECK(median > 0);
+  CHECK_THAT(p.client->err(), Catch::Contains("t_typical[usec]"));
+  std::istringstream rows(read_file(csv));
+  std::string header, row;
+  REQUIRE(std::getline(rows, header));
+  REQUIRE(std::getline(rows, row));
+  CHECK_THAT(row, Catch::StartsWith("write_lat,client," + d.name + ",RoCEv2,2,200,100,200,"));
+}

@@ -293,3 +293,19 @@ TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-r", "64"}), UsageError,
                          MessageContains("-r/--rx-depth applies to send tests; rdma_write_bw posts no receives"));
 }
+
+TEST_CASE("options: --output must name a figure the binary measures", "[options]") {
+  using rdmabench::BareFigure;
+  CHECK(parse_command_line(kLatency, {"--output", "latency"}).bare_output == BareFigure::latency);
+  CHECK(parse_command_line(kBandwidth, {"--output", "bandwidth"}).bare_output == BareFigure::bandwidth);
+  CHECK(parse_command_line(kBandwidth, {"--output", "message_rate"}).bare_output ==
+        BareFigure::message_rate);
+  CHECK_FALSE(parse_command_line(kBandwidth, {}).bare_output);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--output", "latency"}), UsageError,
+                         MessageContains("--output latency does not fit rdma_write_bw: expected bandwidth or message_rate"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--output", "bandwidth"}), UsageError,
+                         MessageContains("expected latency"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--output", "latency", "--json", "-"}), UsageError,
+                         MessageContains("--output and --json - both want stdout"));
+  CHECK(parse_command_line(kBandwidth, {"--csv", "out.csv"}).csv_path == "out.csv");
+}

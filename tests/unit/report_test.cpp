@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -312,4 +313,48 @@ TEST_CASE("report: the tee reporter forwards everything to each reporter", "[rep
   render(*make_tee_reporter(std::move(reporters)), context(false), {bandwidth_result()});
   CHECK(table.str() == console(context(false), {bandwidth_result()}));
   CHECK(nlohmann::json::parse(lines_of(json.str()).at(0))["bytes"] == 65536);
+}
+
+TEST_CASE("report: --output prints one bare number per size, nothing for the passive side", "[report]") {
+  std::ostringstream lat, bw, rate, gbits;
+  auto l = rdmabench::make_bare_number_reporter(lat, rdmabench::BareFigure::latency);
+  l->begin(context(true));
+  l->size_done(latency_result(1000, 1000));
+  CHECK(lat.str() == "2.22\n");  // the median
+
+  auto b = rdmabench::make_bare_number_reporter(bw, rdmabench::BareFigure::bandwidth);
+  b->begin(context(false));
+  b->size_done(bandwidth_result());
+  SizeResult passive;
+  passive.bytes = 65536;
+  b->size_done(passive);
+  CHECK(bw.str() == "11250.00\n");
+
+  auto g = rdmabench::make_bare_number_reporter(gbits, rdmabench::BareFigure::bandwidth);
+  auto c = context(false);
+  c.report_gbits = true;
+  g->begin(c);
+  g->size_done(bandwidth_result());
+  CHECK(gbits.str() == "90.00\n");
+
+  auto m = rdmabench::make_bare_number_reporter(rate, rdmabench::BareFigure::message_rate);
+  m->begin(context(false));
+  m->size_done(bandwidth_result());
+  CHECK(rate.str() == "0.171661\n");
+}
+
+TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
+  std::ostringstream out;
+  auto csv = rdmabench::make_csv_reporter(out);
+  csv->begin(context(true));
+  csv->size_done(latency_result(1000, 1000));
+  std::istringstream lines(out.str());
+  std::string header, row, extra;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  CHECK_FALSE(std::getline(lines, extra));
+  const auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
+  CHECK(count(header) == count(row));
+  CHECK_THAT(header, Catch::StartsWith("test,role,device,transport,bytes,iterations,warmup,lat_samples,"));
+  CHECK(row == "write_lat,client,rxe0,RoCEv2,2,1000,100,1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,");
 }

@@ -48,8 +48,12 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   const bool latency = s.spec.measurement == Measurement::latency;
   c.test = test_name(s.spec);
   const bool read = s.spec.operation == Operation::read;
-  const char* operation = read ? "RDMA Read" : s.spec.operation == Operation::send ? "Send" : "RDMA Write";
-  c.title = std::string(operation) + (latency ? " Latency Test" : " BW Test");
+  const bool atomic = s.spec.operation == Operation::atomic;
+  const std::string operation = read     ? "RDMA Read"
+                                : atomic ? "Atomic " + to_string(s.spec.atomic)
+                                : s.spec.operation == Operation::send ? "Send"
+                                                                      : "RDMA Write";
+  c.title = operation + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
   c.version = kVersion;
   c.build_type = kBuildType;
@@ -70,7 +74,10 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.clock = clock.description;
   c.tx_depth = latency ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
-  if (latency) c.latency_kind = read ? "round trip (one read)" : "one-way (round trip / 2)";
+  if (latency)
+    c.latency_kind = read ? "round trip (one read)"
+                     : atomic ? "round trip (one atomic)"
+                              : "one-way (round trip / 2)";
   return c;
 }
 

@@ -11,14 +11,33 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   p.sge.addr = reinterpret_cast<std::uint64_t>(s.local_buffer.data());
   p.sge.length = static_cast<std::uint32_t>(bytes);
   p.sge.lkey = s.local_mr->lkey;
-  const bool read = s.spec.operation == Operation::read;
-  p.wr.opcode = read                                  ? IBV_WR_RDMA_READ
-                : s.spec.operation == Operation::send ? IBV_WR_SEND
-                                                      : IBV_WR_RDMA_WRITE;
   p.wr.num_sge = 1;
   p.wr.wr.rdma.remote_addr = s.remote.address;
   p.wr.wr.rdma.rkey = s.remote.rkey;
-  p.base_flags = !read && bytes <= s.max_inline ? IBV_SEND_INLINE : 0;
+  const bool may_inline = bytes <= s.max_inline;
+  switch (s.spec.operation) {
+    case Operation::write:
+      p.wr.opcode = IBV_WR_RDMA_WRITE;
+      p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
+      break;
+    case Operation::send:
+      p.wr.opcode = IBV_WR_SEND;
+      p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
+      break;
+    case Operation::read:
+      p.wr.opcode = IBV_WR_RDMA_READ;
+      break;
+    case Operation::atomic:
+      // The old value comes back into our buffer; the operands are fixed,
+      // since the benchmark times the operation, not what it computes.
+      const bool add = s.spec.atomic == AtomicOp::fetch_and_add;
+      p.wr.opcode = add ? IBV_WR_ATOMIC_FETCH_AND_ADD : IBV_WR_ATOMIC_CMP_AND_SWP;
+      p.wr.wr.atomic.remote_addr = s.remote.address;
+      p.wr.wr.atomic.rkey = s.remote.rkey;
+      p.wr.wr.atomic.compare_add = add ? 1 : 0;
+      p.wr.wr.atomic.swap = 1;
+      break;
+  }
   return p;
 }
 
@@ -37,8 +56,8 @@ SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
     return measure_bandwidth(s, bytes, clock);
   }
   if (send) return measure_send_latency(s, bytes, clock);
-  if (s.spec.operation == Operation::read) return measure_read_latency(s, bytes, clock);
-  return measure_write_latency(s, bytes, clock);
+  if (s.spec.operation == Operation::write) return measure_write_latency(s, bytes, clock);
+  return measure_round_trip_latency(s, bytes, clock);  // reads and atomics
 }
 
 PreparedReceive prepare_receive(const Session& s) {

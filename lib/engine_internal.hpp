@@ -53,9 +53,9 @@ void reset_latency_target(Session& session, std::uint64_t bytes);
 /// Ping-pong write latency for one size; fills samples (microseconds).
 SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
-/// Read latency: one signaled read at a time, full round trip (the
-/// client's side; the server's side returns no figures).
-SizeResult measure_read_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+/// Read or atomic latency: one signaled operation at a time, full round trip
+/// (the client's side; the server's side returns no figures).
+SizeResult measure_round_trip_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
 /// Send latency: ping-pong of sends, round trip / 2; both sides measure.
 SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);

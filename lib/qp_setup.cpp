@@ -49,6 +49,9 @@ Access access_for(Operation operation) {
       return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ};
     case Operation::send:
       return {0, IBV_ACCESS_LOCAL_WRITE, 0};
+    case Operation::atomic:
+      return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC,
+              IBV_ACCESS_REMOTE_ATOMIC};
     case Operation::write:
       break;
   }
@@ -72,6 +75,17 @@ void settle_connect_method(TestSpec& spec, const Transport& transport, const std
   }
 }
 
+void check_device_can_run(const TestSpec& spec, ibv_context* context) {
+  if (spec.operation != Operation::atomic) return;
+  ibv_device_attr device{};
+  if (int rc = ibv_query_device(context, &device); rc != 0) throw_system_error("ibv_query_device", rc);
+  // Capabilities come from the device, never from its name.
+  require(device.atomic_cap != IBV_ATOMIC_NONE,
+          fmt::format("{} cannot run atomics: its atomic_cap is ATOMIC_NONE",
+                      ibv_get_device_name(context->device)),
+          "run rdma_atomic_* on a device that supports them (ibv_devinfo -v shows atomic_cap)");
+}
+
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
   for (auto size : spec.sizes) {
     require(size >= 1, "message size 0 is invalid; give -s/--size between 1 and " +
@@ -85,6 +99,7 @@ void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
 }
 
 void create_queues(Session& s, const SideConfig& config) {
+  check_device_can_run(s.spec, s.context);
   ibv_device_attr device{};
   if (int rc = ibv_query_device(s.context, &device); rc != 0)
     throw_system_error("ibv_query_device", rc);

@@ -96,6 +96,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     port = query_port(context.get(), config.port);
     transport = resolve_transport(port, config.gid_index, family_of(config.server));
     check_sizes_fit(spec, port);
+    check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
   }
 
@@ -199,6 +200,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     m.context = open_device(m.config.device);
     m.port = query_port(m.context.get(), m.config.port);
     m.transport = resolve_transport(m.port, m.config.gid_index, AddressFamily::ipv4);
+    check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
     if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
   }
@@ -226,6 +228,7 @@ Session Server::accept_client() {
     adopted.cq_mod = hello->cq_mod;
     adopted.rx_depth = hello->rx_depth;
     adopted.cpu_util = hello->cpu_util;
+    adopted.atomic = hello->atomic;
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

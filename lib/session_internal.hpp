@@ -18,6 +18,10 @@ static_assert(kLatencySendDepth >= 2 * kLatencySignalEvery);
 void settle_connect_method(TestSpec& spec, const Transport& transport, const std::string& device,
                            const Notice& notice);
 
+/// Refuses a test the device cannot run (atomics where atomic_cap is NONE,
+/// as on siw), naming the device, before any connection is made with it.
+void check_device_can_run(const TestSpec& spec, ibv_context* context);
+
 /// Checks the sweep against what the port can carry in one message.
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
 

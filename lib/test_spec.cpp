@@ -5,15 +5,20 @@
 namespace rdmabench {
 
 std::string test_name(const TestSpec& spec) {
-  std::string name = spec.operation == Operation::read   ? "read"
-                     : spec.operation == Operation::send ? "send"
-                                                         : "write";
+  std::string name = spec.operation == Operation::read     ? "read"
+                     : spec.operation == Operation::send   ? "send"
+                     : spec.operation == Operation::atomic ? "atomic"
+                                                           : "write";
   name += spec.measurement == Measurement::latency ? "_lat" : "_bw";
   return name;
 }
 
+std::string to_string(AtomicOp op) {
+  return op == AtomicOp::compare_and_swap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+}
+
 bool server_is_passive(const TestSpec& spec) {
-  return spec.operation == Operation::read ||
+  return spec.operation == Operation::read || spec.operation == Operation::atomic ||
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
 
@@ -25,6 +30,10 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
   if (server.operation != client.operation || server.measurement != client.measurement) {
     return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
            test_name(client) + "; run the same binary on both sides";
+  }
+  if (server.operation == Operation::atomic && server.atomic != client.atomic) {
+    return "mismatched -A/--atomic-type: the server runs " + to_string(server.atomic) +
+           ", the client " + to_string(client.atomic) + "; give the same on both sides";
   }
   if (server.connect != client.connect) {
     return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +

@@ -106,6 +106,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u32(s.rx_depth);
   w.u32(s.cq_mod);
   w.u8(s.cpu_util);
+  w.u8(static_cast<std::uint8_t>(s.atomic));
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
@@ -165,7 +166,7 @@ Enum checked_enum(std::uint8_t raw, std::uint8_t max, const char* field) {
 Hello read_hello(Reader& r) {
   Hello h;
   TestSpec& s = h.spec;
-  s.operation = checked_enum<Operation>(r.u8(), 3, "operation");
+  s.operation = checked_enum<Operation>(r.u8(), 4, "operation");
   s.measurement = checked_enum<Measurement>(r.u8(), 2, "measurement");
   s.connect = checked_enum<ConnectMethod>(r.u8(), 2, "connection method");
   s.iterations = r.u64();
@@ -174,6 +175,7 @@ Hello read_hello(Reader& r) {
   s.rx_depth = r.u32();
   s.cq_mod = r.u32();
   s.cpu_util = r.u8() != 0;
+  s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,
           fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));

@@ -35,7 +35,7 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", clock = "auto", output;
+  std::string device, size, mem = "host", clock = "auto", output, atomic;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
@@ -67,6 +67,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
+      ("atomic-type,A", po::value(&raw.atomic), "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
       ("rx-depth,r", po::value(&raw.rx_depth), "receives kept posted (send tests; default 512)")
@@ -132,6 +133,17 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   spec.measurement = kind.measurement;
   spec.connect = vm["rdma-cm"].as<bool>() ? ConnectMethod::rdma_cm : ConnectMethod::tcp_exchange;
   const bool sweep = vm["all"].as<bool>();
+  if (kind.operation == Operation::atomic) {
+    // Atomics have one size; refuse the options that would pretend otherwise.
+    if (sweep) throw UsageError("-a/--all does not apply to atomics, which always move 8 bytes");
+    if (vm.count("size") && parse_size(raw.size) != kAtomicBytes)
+      throw UsageError(fmt::format("-s/--size {} is invalid for atomics: they always move 8 bytes", raw.size));
+    if (raw.atomic == "CMP_AND_SWAP") spec.atomic = AtomicOp::compare_and_swap;
+    else if (raw.atomic.empty() || raw.atomic == "FETCH_AND_ADD") spec.atomic = AtomicOp::fetch_and_add;
+    else throw UsageError(fmt::format("-A/--atomic-type {} is unknown: expected FETCH_AND_ADD or CMP_AND_SWAP", raw.atomic));
+  } else if (!raw.atomic.empty()) {
+    throw UsageError("-A/--atomic-type applies to atomic tests; " + kind.name + " runs none");
+  }
   if (sweep && vm.count("size"))
     throw UsageError("-s/--size and -a/--all conflict: give one size with -s, or sweep all with -a");
   if (sweep) {

@@ -10,7 +10,11 @@
 
 namespace rdmabench {
 
-enum class Operation : std::uint8_t { write = 1, read = 2, send = 3 };
+enum class Operation : std::uint8_t { write = 1, read = 2, send = 3, atomic = 4 };
+enum class AtomicOp : std::uint8_t { fetch_and_add = 1, compare_and_swap = 2 };
+
+/// Atomics always operate on 8 bytes.
+inline constexpr std::uint64_t kAtomicBytes = 8;
 enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
 enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
 
@@ -27,7 +31,8 @@ struct TestSpec {
   std::uint32_t tx_depth = 128;
   std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
   std::uint32_t cq_mod = 0;
-  bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
+  bool cpu_util = false;
+  AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only  ///< both sides account CPU per size; the server sends its figures  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
 
   bool operator==(const TestSpec&) const = default;
 };
@@ -39,6 +44,7 @@ std::string test_name(const TestSpec& spec);
 /// write bandwidth (one-sided operations the responder's NIC serves alone).
 bool server_is_passive(const TestSpec& spec);
 std::string to_string(ConnectMethod method);
+std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP
 
 /// The first option on which a server configured as `server` cannot serve a
 /// client asking for `client`, as a message naming the option; nullopt if

@@ -187,3 +187,17 @@ TEST_CASE("server killed mid-run: the send bandwidth client notices", "[lab][err
 TEST_CASE("client killed mid-run: the send latency server notices", "[lab][errors][kill][send]") {
   kill_mid_run("rdma_send_lat", iwarp(), false);
 }
+
+TEST_CASE("atomics on iWARP are refused before connecting, from the device's capabilities", "[lab][errors][atomic]") {
+  const auto d = iwarp();
+  for (const bool server : {true, false}) {
+    INFO((server ? "server" : "client"));
+    Args argv{bin("rdma_atomic_lat"), "-d", d.name, "-p", std::to_string(free_port_pair())};
+    if (!server) argv.push_back(d.address);  // nothing listens: reaching it would be another error
+    auto p = run_alone(argv);
+    INFO(p->describe());
+    CHECK(p->wait_for(0ms) == 1);
+    CHECK_THAT(p->err(), Catch::Contains(d.name + " cannot run atomics: its atomic_cap is ATOMIC_NONE"));
+    CHECK(p->err().find("cannot reach") == std::string::npos);
+  }
+}

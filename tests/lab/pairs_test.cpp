@@ -46,7 +46,7 @@ std::vector<double> read_samples(const std::string& path) {
 /// or rdma_read_lat (round trip, the server is passive).
 void latency_pair(const std::string& binary, const Device& d, const Args& extra,
                   const std::string& connection) {
-  const bool read = binary == "rdma_read_lat";
+  const bool round_trip = binary == "rdma_read_lat" || binary == "rdma_atomic_lat";
   TempDir tmp;
   const auto json = (tmp.path / "lat.json").string(), dump = (tmp.path / "samples.txt").string();
   Args server{"-d", d.name}, client{"-d", d.name, "-n", "500", "--json", json, "--dump-samples", dump};
@@ -64,7 +64,9 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
   CHECK(j.at("iterations") == 500);
   CHECK(j.at("latency").at("samples") == 500);
   CHECK(j.at("latency").at("min").get<double>() > 0);
-  CHECK(j.at("latency").at("kind") == (read ? "round trip (one read)" : "one-way (round trip / 2)"));
+  CHECK(j.at("latency").at("kind") == (binary == "rdma_read_lat"     ? "round trip (one read)"
+                                       : binary == "rdma_atomic_lat" ? "round trip (one atomic)"
+                                                                     : "one-way (round trip / 2)"));
   check_latency_table_matches_json(p.client->out(), j);
 
   // Anyone can recompute the statistics from the dump (6 decimals kept).
@@ -78,8 +80,8 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
   CHECK(std::abs(s.max - l.at("max").get<double>()) < 1e-5);
   CHECK(std::abs(s.mean - l.at("mean").get<double>()) < 1e-5);
 
-  if (read) {
-    // The server's CPU takes no part in a read; it says so instead of guessing.
+  if (round_trip) {
+    // The server's CPU takes no part in a read or atomic; it says so instead of guessing.
     CHECK_THAT(p.server->out(), Catch::Contains("(measured by the peer)"));
   } else {
     // The server measured too: its table has one row of 499 round trips.
@@ -94,6 +96,8 @@ void bandwidth_pair(const std::string& binary, const Device& d, const Args& extr
   TempDir tmp;
   const auto json = (tmp.path / "bw.json").string();
   Args server{"-d", d.name}, client{"-d", d.name, "-n", "2000", "--json", json};
+  const bool atomic = binary == "rdma_atomic_bw";
+  const double bytes = atomic ? 8 : 65536;
   server.insert(server.end(), extra.begin(), extra.end());
   client.insert(client.end(), extra.begin(), extra.end());
   auto p = run_pair_ok(binary, server, d.address, client);
@@ -108,12 +112,12 @@ void bandwidth_pair(const std::string& binary, const Device& d, const Args& extr
   CHECK(average > 0);
   CHECK(b.at("peak_MBps").get<double>() >= average);
   // Average bandwidth is bytes x iterations / seconds, and the rate agrees.
-  CHECK(std::abs(average - 65536.0 * 2000 / b.at("seconds").get<double>() / 1e6) < 1e-6 * average);
-  CHECK(std::abs(b.at("message_rate_Mpps").get<double>() * 65536 - average) < 1e-6 * average);
+  CHECK(std::abs(average - bytes * 2000 / b.at("seconds").get<double>() / 1e6) < 1e-6 * average);
+  CHECK(std::abs(b.at("message_rate_Mpps").get<double>() * bytes - average) < 1e-6 * average);
 
   const auto rows = table_rows(p.client->out());
   REQUIRE(rows.size() == 1);  // bytes iterations peak average msgrate warmup
-  CHECK(rows[0][0] == 65536);
+  CHECK(rows[0][0] == bytes);
   CHECK(rows[0][1] == 2000);
   check_close(rows[0][2], b.at("peak_MBps"));
   check_close(rows[0][3], average);
@@ -175,6 +179,16 @@ TEST_CASE("send_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][send]") {
 }
 TEST_CASE("send_bw pair on iWARP", "[lab][siw][send]") {
   bandwidth_pair("rdma_send_bw", iwarp(), {}, "rdma_cm");
+}
+
+TEST_CASE("atomic_lat pair on RoCEv2, fetch-and-add", "[lab][rxe][atomic]") {
+  latency_pair("rdma_atomic_lat", roce(), {}, "out-of-band TCP");
+}
+TEST_CASE("atomic_lat pair on RoCEv2, compare-and-swap over rdma_cm", "[lab][rxe][atomic]") {
+  latency_pair("rdma_atomic_lat", roce(), {"-A", "CMP_AND_SWAP", "-R"}, "rdma_cm");
+}
+TEST_CASE("atomic_bw pair on RoCEv2", "[lab][rxe][atomic]") {
+  bandwidth_pair("rdma_atomic_bw", roce(), {}, "out-of-band TCP");
 }
 
 TEST_CASE("iWARP says it switched to rdma_cm", "[lab][siw]") {

@@ -309,3 +309,19 @@ TEST_CASE("options: --output must name a figure the binary measures", "[options]
                          MessageContains("--output and --json - both want stdout"));
   CHECK(parse_command_line(kBandwidth, {"--csv", "out.csv"}).csv_path == "out.csv");
 }
+
+TEST_CASE("options: atomics take -A and always 8 bytes", "[options]") {
+  using rdmabench::AtomicOp;
+  const BenchmarkKind atomic_lat{"rdma_atomic_lat", Operation::atomic, Measurement::latency, 8, 1000, 1};
+  CHECK(parse_command_line(atomic_lat, {}).spec.atomic == AtomicOp::fetch_and_add);
+  CHECK(parse_command_line(atomic_lat, {"-A", "CMP_AND_SWAP"}).spec.atomic == AtomicOp::compare_and_swap);
+  CHECK(parse_command_line(atomic_lat, {"-s", "8"}).spec.sizes == std::vector<std::uint64_t>{8});
+  REQUIRE_THROWS_MATCHES(parse_command_line(atomic_lat, {"-A", "SWAP"}), UsageError,
+                         MessageContains("-A/--atomic-type SWAP is unknown: expected FETCH_AND_ADD or CMP_AND_SWAP"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(atomic_lat, {"-s", "16"}), UsageError,
+                         MessageContains("-s/--size 16 is invalid for atomics"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(atomic_lat, {"-a"}), UsageError,
+                         MessageContains("-a/--all does not apply to atomics"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-A", "FETCH_AND_ADD"}), UsageError,
+                         MessageContains("-A/--atomic-type applies to atomic tests; rdma_write_bw runs none"));
+}

@@ -124,3 +124,16 @@ TEST_CASE("test_spec: both sides of a send test are active", "[test_spec]") {
   write_bw.operation = rdmabench::Operation::write;
   CHECK(rdmabench::server_is_passive(write_bw));
 }
+
+TEST_CASE("test_spec: atomics are passive on the server and must agree on -A", "[test_spec]") {
+  rdmabench::TestSpec server;
+  server.operation = rdmabench::Operation::atomic;
+  server.measurement = rdmabench::Measurement::latency;
+  CHECK(rdmabench::test_name(server) == "atomic_lat");
+  CHECK(rdmabench::server_is_passive(server));
+  auto client = server;
+  client.atomic = rdmabench::AtomicOp::compare_and_swap;
+  const auto conflict = rdmabench::find_conflict(server, client);
+  REQUIRE(conflict);
+  CHECK_THAT(*conflict, Catch::Contains("mismatched -A/--atomic-type: the server runs FETCH_AND_ADD, the client CMP_AND_SWAP"));
+}

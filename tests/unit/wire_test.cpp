@@ -60,6 +60,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, 512, 4);  // rx_depth
   put(b, 0, 4);    // cq_mod
   b.push_back(0);  // cpu_util
+  b.push_back(1);  // atomic: fetch and add
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   return b;
@@ -294,8 +295,8 @@ TEST_CASE("wire: the encoder refuses what the decoder would reject", "[wire]") {
 }
 
 TEST_CASE("wire: Hello with unknown enum codes", "[wire]") {
-  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(4, 1, 1, 1))),
-                         rdmabench::Error, MessageContains("unknown operation code 4"));
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(5, 1, 1, 1))),
+                         rdmabench::Error, MessageContains("unknown operation code 5"));
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(0, 1, 1, 1))),
                          rdmabench::Error, MessageContains("unknown operation code 0"));
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 3, 1, 1))),

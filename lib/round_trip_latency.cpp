@@ -1,7 +1,8 @@
-// Read latency: the client reads the server's buffer, one signaled read at a
-// time, and spins on the completion queue. A sample is the time between two
-// consecutive posts: one full round trip, not halved (a read's data comes
-// back with its response). The server's CPU takes no part.
+// Read and atomic latency: the client issues one signaled read (or atomic)
+// on the server's buffer at a time and spins on the completion queue. A
+// sample is the time between two consecutive posts: one full round trip, not
+// halved (the data comes back with the response). The server's CPU takes no
+// part.
 #include "engine_internal.hpp"
 
 namespace rdmabench::detail {
@@ -9,10 +10,10 @@ namespace rdmabench::detail {
 namespace {
 
 template <typename Clock>
-void read_latency_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& read, std::uint64_t warmup,
+void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, std::uint64_t warmup,
                        std::uint64_t total, std::uint64_t* stamps, Watchdog& dog) {
-  ibv_send_wr wr = read.wr;
-  ibv_sge sge = read.sge;
+  ibv_send_wr wr = op.wr;
+  ibv_sge sge = op.sge;
   wr.sg_list = &sge;
   wr.send_flags = IBV_SEND_SIGNALED;
   ibv_send_wr* bad = nullptr;
@@ -32,15 +33,15 @@ void read_latency_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& read, st
 
 }  // namespace
 
-SizeResult measure_read_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+SizeResult measure_round_trip_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r = result_header(s, bytes);
   if (s.role == Role::server) return r;  // passive: nothing to time
 
-  const auto read = prepare_operation(s, bytes);
+  const auto op = prepare_operation(s, bytes);
   std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
-  Watchdog dog(s.control, s.timeout, "the read's completion");
+  Watchdog dog(s.control, s.timeout, "the completion");
   with_clock(clock, [&]<typename Clock>() {
-    read_latency_loop<Clock>(s.qp.get(), s.cq.get(), read, s.spec.warmup,
+    round_trip_loop<Clock>(s.qp.get(), s.cq.get(), op, s.spec.warmup,
                              s.spec.warmup + s.spec.iterations, stamps.data(), dog);
   });
   r.latency_samples_us = interval_samples(stamps, s.spec.iterations, clock.ticks_per_us, 1.0);

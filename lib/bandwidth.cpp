@@ -19,7 +19,9 @@ struct CompletionStamp {
 struct BandwidthLoop {
   ibv_qp* qp;
   ibv_cq* cq;
-  PreparedOperation op;
+  ibv_send_wr* chain;  ///< post_list work requests linked by `next`
+  unsigned base_flags;
+  std::uint64_t post_list;
   std::uint64_t depth;
   std::uint64_t signal_every;  ///< <= depth, or the loop would wait forever
 };
@@ -29,22 +31,31 @@ struct BandwidthLoop {
 template <typename Clock>
 std::size_t bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
                                  CompletionStamp* stamps, Watchdog& dog) {
-  ibv_send_wr wr = L.op.wr;
-  ibv_sge sge = L.op.sge;
-  wr.sg_list = &sge;
   ibv_send_wr* bad = nullptr;
   ibv_wc wc[kPollBatch];
   std::uint64_t posted = 0, completed = 0;
   std::size_t n_stamps = 0;
   stamps[n_stamps++] = {Clock::now(), 0};
   while (completed < count) {
-    while (posted < count && posted - completed < L.depth) {
-      ++posted;
-      const bool signaled = posted % L.signal_every == 0 || posted == count;
-      wr.wr_id = posted;  // a completion reports how many operations are done
-      wr.send_flags = L.op.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
-      if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
+    // Fill the free queue slots with chains of up to post_list requests; the
+    // last chain may be shorter. Only a chain's last request can be
+    // signaled: when the chain crosses a multiple of signal_every, or ends
+    // the run.
+    std::uint64_t room = std::min(count - posted, L.depth - (posted - completed));
+    while (room > 0) {
+      const std::uint64_t k = std::min(room, L.post_list);
+      const std::uint64_t before = posted;
+      posted += k;
+      room -= k;
+      ibv_send_wr& last = L.chain[k - 1];
+      const bool signaled = posted / L.signal_every != before / L.signal_every || posted == count;
+      last.next = nullptr;
+      last.wr_id = posted;  // a completion reports how many operations are done
+      last.send_flags = L.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+      if (int rc = ibv_post_send(L.qp, L.chain, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
+      last.send_flags = L.base_flags;
+      last.next = k < L.post_list ? &L.chain[k] : nullptr;
     }
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
     if (n == 0) {
@@ -84,7 +95,18 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   if (s.role == Role::server) return r;  // passive: nothing to time
 
   const std::uint64_t depth = s.spec.tx_depth;
-  BandwidthLoop loop{s.qp.get(), s.cq.get(), prepare_operation(s, bytes), depth,
+  const std::uint64_t post_list = std::clamp<std::uint64_t>(s.spec.post_list, 1, depth);
+  // The chain is built before timing: copies of one prepared request, each
+  // with its own scatter entry, linked in order.
+  const auto op = prepare_operation(s, bytes);
+  std::vector<ibv_sge> sges(post_list, op.sge);
+  std::vector<ibv_send_wr> chain(post_list, op.wr);
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    chain[i].sg_list = &sges[i];
+    chain[i].send_flags = op.base_flags;
+    chain[i].next = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
+  }
+  BandwidthLoop loop{s.qp.get(), s.cq.get(), chain.data(), op.base_flags, post_list, depth,
                      signal_interval(s.spec)};
   std::vector<CompletionStamp> stamps(s.spec.iterations / loop.signal_every + 2);
   std::vector<CompletionStamp> warmup_stamps(s.spec.warmup / loop.signal_every + 2);

@@ -227,6 +227,7 @@ Session Server::accept_client() {
     adopted.tx_depth = hello->tx_depth;
     adopted.cq_mod = hello->cq_mod;
     adopted.rx_depth = hello->rx_depth;
+    adopted.post_list = hello->post_list;
     adopted.cpu_util = hello->cpu_util;
     adopted.atomic = hello->atomic;
     if (m.context) {

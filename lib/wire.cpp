@@ -104,6 +104,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u32(s.warmup);
   w.u32(s.tx_depth);
   w.u32(s.rx_depth);
+  w.u32(s.post_list);
   w.u32(s.cq_mod);
   w.u8(s.cpu_util);
   w.u8(static_cast<std::uint8_t>(s.atomic));
@@ -173,6 +174,7 @@ Hello read_hello(Reader& r) {
   s.warmup = r.u32();
   s.tx_depth = r.u32();
   s.rx_depth = r.u32();
+  s.post_list = r.u32();
   s.cq_mod = r.u32();
   s.cpu_util = r.u8() != 0;
   s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");

@@ -39,7 +39,7 @@ struct RawOptions {
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
-  long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0;
+  long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0, post_list = 0;
   double timeout_s = 10;
 };
 
@@ -70,6 +70,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("atomic-type,A", po::value(&raw.atomic), "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
+      ("post-list,l", po::value(&raw.post_list), "work requests per post, chained (bandwidth tests; default 1)")
       ("rx-depth,r", po::value(&raw.rx_depth), "receives kept posted (send tests; default 512)")
       ("cq-mod,Q", po::value(&raw.cq_mod), "signal one write in N (bandwidth; default 3/4 of the tx depth, at most 100)")
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
@@ -162,6 +163,15 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (vm.count("tx-depth")) {
     require_range("-t/--tx-depth", raw.tx_depth, 1LL, 65536LL);
     spec.tx_depth = static_cast<std::uint32_t>(raw.tx_depth);
+  }
+  if (vm.count("post-list")) {
+    if (kind.measurement != Measurement::bandwidth)
+      throw UsageError("-l/--post-list applies to bandwidth tests; " + kind.name + " has one message in flight");
+    require_range("-l/--post-list", raw.post_list, 1LL, 65536LL);
+    if (raw.post_list > spec.tx_depth)
+      throw UsageError(fmt::format("-l/--post-list {} exceeds -t/--tx-depth {}: a chain must fit in the queue",
+                                   raw.post_list, spec.tx_depth));
+    spec.post_list = static_cast<std::uint32_t>(raw.post_list);
   }
   if (vm.count("rx-depth")) {
     if (kind.operation != Operation::send)

@@ -29,6 +29,7 @@ struct TestSpec {
   std::uint64_t iterations = 5000;
   std::uint32_t warmup = 0;
   std::uint32_t tx_depth = 128;
+  std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
   std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
   std::uint32_t cq_mod = 0;
   bool cpu_util = false;

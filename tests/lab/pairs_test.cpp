@@ -191,6 +191,14 @@ TEST_CASE("atomic_bw pair on RoCEv2", "[lab][rxe][atomic]") {
   bandwidth_pair("rdma_atomic_bw", roce(), {}, "out-of-band TCP");
 }
 
+TEST_CASE("write_bw with post lists of 16, iterations not a multiple of 16", "[lab][rxe][post-list]") {
+  // 100 warmup writes: the warmup ends on a short chain of 4.
+  bandwidth_pair("rdma_write_bw", roce(), {"-l", "16", "--warmup", "100"}, "out-of-band TCP");
+}
+TEST_CASE("send_bw with post lists of 16 on iWARP", "[lab][siw][post-list]") {
+  bandwidth_pair("rdma_send_bw", iwarp(), {"-l", "16", "-Q", "20"}, "rdma_cm");
+}
+
 TEST_CASE("iWARP says it switched to rdma_cm", "[lab][siw]") {
   const auto d = iwarp();
   auto p = run_pair_ok("rdma_write_lat", {"-d", d.name}, d.address, {"-d", d.name, "-n", "50"});

@@ -325,3 +325,12 @@ TEST_CASE("options: atomics take -A and always 8 bytes", "[options]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-A", "FETCH_AND_ADD"}), UsageError,
                          MessageContains("-A/--atomic-type applies to atomic tests; rdma_write_bw runs none"));
 }
+
+TEST_CASE("options: -l/--post-list chains requests in bandwidth tests", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {}).spec.post_list == 1);
+  CHECK(parse_command_line(kBandwidth, {"-l", "16"}).spec.post_list == 16);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-t", "8", "-l", "16"}), UsageError,
+                         MessageContains("-l/--post-list 16 exceeds -t/--tx-depth 8"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"-l", "4"}), UsageError,
+                         MessageContains("-l/--post-list applies to bandwidth tests"));
+}

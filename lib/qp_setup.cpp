@@ -86,6 +86,17 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
           "run rdma_atomic_* on a device that supports them (ibv_devinfo -v shows atomic_cap)");
 }
 
+void check_qp_options(const QpOptions& options, const PortAttributes& port, ConnectMethod method,
+                      const Notice& notice) {
+  if (options.mtu_bytes)
+    require(*options.mtu_bytes <= port.active_mtu_bytes,
+            fmt::format("-m/--mtu {} exceeds the active MTU of {} port {}, {} bytes",
+                        *options.mtu_bytes, port.device, port.port, port.active_mtu_bytes),
+            "give a smaller -m, or none to use the active MTU");
+  if (method == ConnectMethod::rdma_cm && (options.mtu_bytes || options.service_level))
+    notice("-m/--mtu and --sl are ignored with rdma_cm, which takes them from the route");
+}
+
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
   for (auto size : spec.sizes) {
     require(size >= 1, "message size 0 is invalid; give -s/--size between 1 and " +
@@ -126,9 +137,12 @@ void create_queues(Session& s, const SideConfig& config) {
   if (!s.recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
 
   // Providers cap inline data differently (and say so only by failing), so
-  // ask for less until the QP is created.
+  // ask for less until the QP is created, unless -I asked for an amount.
+  const auto& wanted = s.qp_options.inline_bytes;
+  const std::vector<std::uint32_t> inline_tries =
+      wanted ? std::vector<std::uint32_t>{*wanted} : std::vector<std::uint32_t>{220, 64, 0};
   int last_error = 0;
-  for (std::uint32_t inline_bytes : {220u, 64u, 0u}) {
+  for (std::uint32_t inline_bytes : inline_tries) {
     auto attr = qp_attributes(s, inline_bytes);
     if (s.cm_id) {
       if (rdma_create_qp(s.cm_id.get(), s.pd.get(), &attr) == 0) s.qp.reset(s.cm_id->qp);
@@ -136,11 +150,16 @@ void create_queues(Session& s, const SideConfig& config) {
       s.qp.reset(ibv_create_qp(s.pd.get(), &attr));
     }
     if (s.qp) {
-      s.max_inline = attr.cap.max_inline_data;
+      // Providers may round the amount up (rxe reports 16 when asked for
+      // 0); -I is what the user wants used, so never inline more than it.
+      s.max_inline = std::min(attr.cap.max_inline_data, inline_bytes);
       break;
     }
     last_error = errno;
   }
+  if (!s.qp && wanted)
+    throw_system_error(fmt::format("creating the RC queue pair with -I/--inline-size {}", *wanted),
+                       last_error, s.port.device + " may allow less inline data; lower -I");
   if (!s.qp) throw_system_error("creating the RC queue pair", last_error);
 
   s.local_psn = random_psn();
@@ -159,7 +178,7 @@ wire::Endpoint local_endpoint(const Session& s) {
   e.packet_sequence = s.local_psn;
   e.lid = s.port.lid;
   e.gid = s.transport.gid.gid;
-  e.mtu_bytes = s.port.active_mtu_bytes;
+  e.mtu_bytes = s.qp_options.mtu_bytes.value_or(s.port.active_mtu_bytes);
   e.read_responders = s.read_responders;
   e.rkey = s.exposed_mr->rkey;
   e.address = reinterpret_cast<std::uint64_t>(s.exposed_buffer.data());
@@ -185,7 +204,7 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
   a.qp_access_flags = access_for(s.spec.operation).qp;
   modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 
-  s.path_mtu_bytes = std::min(s.port.active_mtu_bytes, peer.mtu_bytes);
+  s.path_mtu_bytes = std::min(s.qp_options.mtu_bytes.value_or(s.port.active_mtu_bytes), peer.mtu_bytes);
   a = {};
   a.qp_state = IBV_QPS_RTR;
   a.path_mtu = mtu_enum(s.path_mtu_bytes);
@@ -194,6 +213,7 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
   a.max_dest_rd_atomic = s.read_responders;
   a.min_rnr_timer = 12;
   a.ah_attr.dlid = peer.lid;
+  a.ah_attr.sl = s.qp_options.service_level;
   a.ah_attr.port_num = s.port.port;
   if (s.port.link_layer == LinkLayer::ethernet) {
     // RoCE has no LIDs: the GRH (from the GIDs) is the address.
@@ -201,6 +221,7 @@ void connect_qp(Session& s, const wire::Endpoint& peer) {
     std::copy(peer.gid.begin(), peer.gid.end(), a.ah_attr.grh.dgid.raw);
     a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(s.transport.gid.index);
     a.ah_attr.grh.hop_limit = 64;
+    a.ah_attr.grh.traffic_class = s.qp_options.traffic_class;
   }
   modify(qp, a,
          IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |

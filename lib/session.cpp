@@ -72,6 +72,11 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
   if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
     throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
   rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
+  if (config.qp.traffic_class) {
+    std::uint8_t tos = config.qp.traffic_class;
+    if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
+      throw_system_error("rdma_set_option(TOS) for --tclass", errno);
+  }
   if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
   rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
 
@@ -98,10 +103,12 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     check_sizes_fit(spec, port);
     check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
+    check_qp_options(config.qp, port, spec.connect, notice);
   }
 
   Session s(Role::client, connect_control(config.server, config.tcp_port, config.timeout), spec);
   s.timeout = config.timeout;
+  s.qp_options = config.qp;
   s.control.send(wire::Hello{spec});
   const auto accepted = s.control.receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
   require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
@@ -202,6 +209,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     m.transport = resolve_transport(m.port, m.config.gid_index, AddressFamily::ipv4);
     check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
+    check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
     if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
   }
   m.listener.emplace(m.config.tcp_port);
@@ -242,6 +250,7 @@ Session Server::accept_client() {
 
     Session s(Role::server, std::move(control), std::move(adopted));
     s.timeout = m.config.timeout;
+    s.qp_options = m.config.qp;
     try {
       if (s.spec.connect == ConnectMethod::rdma_cm) {
         m.cm_accept(s);

@@ -22,6 +22,10 @@ void settle_connect_method(TestSpec& spec, const Transport& transport, const std
 /// as on siw), naming the device, before any connection is made with it.
 void check_device_can_run(const TestSpec& spec, ibv_context* context);
 
+/// Checks -m against the port, and says which QP options rdma_cm ignores.
+void check_qp_options(const QpOptions& options, const PortAttributes& port, ConnectMethod method,
+                      const Notice& notice);
+
 /// Checks the sweep against what the port can carry in one message.
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
 

@@ -40,6 +40,7 @@ struct RawOptions {
   long long gid_index = -1;
   int tcp_port = 18515;
   long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0, post_list = 0;
+  long long inline_size = -1, mtu = 0, sl = 0, tclass = 0;
   double timeout_s = 10;
 };
 
@@ -59,7 +60,11 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   device.add_options()
       ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
       ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
-      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)");
+      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)")
+      ("mtu,m", po::value(&raw.mtu), "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU)")
+      ("sl", po::value(&raw.sl), "service level, 0-15")
+      ("tclass", po::value(&raw.tclass), "traffic class (RoCE: DSCP and ECN bits), 0-255")
+      ("inline-size,I", po::value(&raw.inline_size), "max inline bytes (default: up to 220, as the device allows)");
   connection.add_options()
       ("port,p", po::value(&raw.tcp_port)->default_value(18515), "TCP control port (rdma_cm uses port + 1)")
       ("rdma-cm,R", po::bool_switch(), "connect the QPs with rdma_cm (automatic on iWARP)")
@@ -124,6 +129,19 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
   cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
   cl.side.memory = raw.mem;
+  if (vm.count("mtu")) {
+    if (raw.mtu != 256 && raw.mtu != 512 && raw.mtu != 1024 && raw.mtu != 2048 && raw.mtu != 4096)
+      throw UsageError(fmt::format("-m/--mtu {} is invalid: expected 256, 512, 1024, 2048 or 4096", raw.mtu));
+    cl.side.qp.mtu_bytes = static_cast<std::uint32_t>(raw.mtu);
+  }
+  require_range("--sl", raw.sl, 0LL, 15LL);
+  require_range("--tclass", raw.tclass, 0LL, 255LL);
+  cl.side.qp.service_level = static_cast<std::uint8_t>(raw.sl);
+  cl.side.qp.traffic_class = static_cast<std::uint8_t>(raw.tclass);
+  if (vm.count("inline-size")) {
+    require_range("-I/--inline-size", raw.inline_size, 0LL, 65536LL);
+    cl.side.qp.inline_bytes = static_cast<std::uint32_t>(raw.inline_size);
+  }
   if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
   else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;
   else if (raw.clock == "monotonic") cl.clock = ClockChoice::monotonic;

@@ -22,6 +22,14 @@ namespace rdmabench {
 
 enum class Role { server, client };
 
+/// Per-side queue pair settings (perftest's -I, -m, --sl, --tclass).
+struct QpOptions {
+  std::optional<std::uint32_t> inline_bytes;  ///< empty: as much as the device takes, up to 220
+  std::optional<std::uint32_t> mtu_bytes;     ///< empty: the port's active MTU
+  std::uint8_t service_level = 0;
+  std::uint8_t traffic_class = 0;
+};
+
 /// Library-level settings of one side (bench/ maps command-line options here).
 struct SideConfig {
   std::string device;                      ///< empty: the first device / rdma_cm's route
@@ -31,6 +39,7 @@ struct SideConfig {
   std::uint16_t tcp_port = 18515;          ///< control port; rdma_cm listens on tcp_port + 1
   Milliseconds timeout{10000};
   std::string server;                      ///< client only: the server's address
+  QpOptions qp;
 };
 
 /// Progress messages for the user ("siw0 is iWARP: using rdma_cm").
@@ -76,6 +85,7 @@ class Session {
   std::uint8_t read_depth = 0;       ///< RDMA reads we may have outstanding (initiator depth)
   std::uint8_t read_responders = 0;  ///< reads we accept outstanding (responder resources)
   Milliseconds timeout{10000};
+  QpOptions qp_options;
 };
 
 /// Validates the server's device, port and GID before any client arrives,

@@ -259,3 +259,21 @@ TEST_CASE("output and csv give scripts bare numbers and rows", "[lab][rxe][scrip
   REQUIRE(std::getline(rows, row));
   CHECK_THAT(row, Catch::StartsWith("write_lat,client," + d.name + ",RoCEv2,2,200,100,200,"));
 }
+
+TEST_CASE("mtu, inline size and traffic class reach the queue pair", "[lab][rxe][qp]") {
+  const auto d = roce();
+  const Args options{"-d", d.name, "-m", "512", "-I", "0", "--tclass", "32", "--sl", "1"};
+  Args client = options;
+  client.insert(client.end(), {"-n", "100"});
+  auto p = run_pair_ok("rdma_write_lat", options, d.address, client);
+  CHECK_THAT(p.client->out(), Catch::Contains("MTU             : 512 bytes"));
+  CHECK_THAT(p.client->out(), Catch::Contains("max inline 0 bytes"));
+}
+
+TEST_CASE("an MTU above the port's active MTU is refused, naming both", "[lab][rxe][qp]") {
+  const auto d = roce();
+  Process server({bin("rdma_write_bw"), "-d", d.name, "-m", "4096", "-p", std::to_string(free_port_pair())});
+  INFO(server.describe());
+  REQUIRE(server.wait_for(std::chrono::seconds(30)) == 1);
+  CHECK_THAT(server.err(), Catch::Contains("-m/--mtu 4096 exceeds the active MTU of " + d.name + " port 1"));
+}

@@ -334,3 +334,22 @@ TEST_CASE("options: -l/--post-list chains requests in bandwidth tests", "[option
   REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"-l", "4"}), UsageError,
                          MessageContains("-l/--post-list applies to bandwidth tests"));
 }
+
+TEST_CASE("options: -m, --sl, --tclass and -I set the queue pair", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {"-m", "512", "--sl", "3", "--tclass", "106", "-I", "0"});
+  CHECK(cl.side.qp.mtu_bytes == 512u);
+  CHECK(cl.side.qp.service_level == 3);
+  CHECK(cl.side.qp.traffic_class == 106);
+  CHECK(cl.side.qp.inline_bytes == 0u);
+  const auto defaults = parse_command_line(kBandwidth, {});
+  CHECK_FALSE(defaults.side.qp.mtu_bytes);
+  CHECK_FALSE(defaults.side.qp.inline_bytes);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-m", "1500"}), UsageError,
+                         MessageContains("-m/--mtu 1500 is invalid: expected 256, 512, 1024, 2048 or 4096"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--sl", "16"}), UsageError,
+                         MessageContains("--sl 16 is out of range"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--tclass", "256"}), UsageError,
+                         MessageContains("--tclass 256 is out of range"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-I", "-1"}), UsageError,
+                         MessageContains("-I/--inline-size -1 is out of range"));
+}

@@ -63,7 +63,30 @@ class CsvReporter final : public Reporter {
   RunContext context_;
 };
 
+class ProgressReporter final : public Reporter {
+ public:
+  ProgressReporter(std::ostream& out, std::size_t total) : out_(out), total_(total) {}
+  void begin(const RunContext&) override {}
+  void size_done(const SizeResult& r) override {
+    fmt::print(out_, "\r[{}/{}] {} bytes done", ++done_, total_, r.bytes);
+    out_.flush();
+  }
+  void end() override {
+    fmt::print(out_, "\r{:40}\r", "");
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes) {
+  return std::make_unique<ProgressReporter>(out, total_sizes);
+}
 
 std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure) {
   return std::make_unique<BareNumberReporter>(out, figure);

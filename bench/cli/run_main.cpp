@@ -1,6 +1,7 @@
 #include "run_main.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,10 @@ Outputs make_outputs(const CommandLine& cl) {
     o.files.push_back(open_output(cl.json_path, "--json"));
     reporters.push_back(make_json_reporter(*o.files.back()));
   }
+  // A progress line only where a person watches: a client sweeping sizes,
+  // with stderr on a terminal.
+  if (cl.is_client() && cl.spec.sizes.size() > 1 && ::isatty(STDERR_FILENO))
+    reporters.push_back(make_progress_reporter(std::cerr, cl.spec.sizes.size()));
   if (!cl.samples_path.empty()) {
     o.files.push_back(open_output(cl.samples_path, "--dump-samples"));
     reporters.push_back(make_samples_reporter(*o.files.back()));

@@ -41,6 +41,10 @@ std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigur
 /// where a figure does not apply.
 std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out);
 
+/// "[13/23] 4096 bytes done" on one rewritten line, for long sweeps on a
+/// terminal; the line is cleared at the end.
+std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes);
+
 /// Forwards to several reporters.
 std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);
 

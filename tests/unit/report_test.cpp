@@ -358,3 +358,15 @@ TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
   CHECK_THAT(header, Catch::StartsWith("test,role,device,transport,bytes,iterations,warmup,lat_samples,"));
   CHECK(row == "write_lat,client,rxe0,RoCEv2,2,1000,100,1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,");
 }
+
+TEST_CASE("report: the progress line counts sizes and clears itself", "[report]") {
+  std::ostringstream out;
+  auto progress = rdmabench::make_progress_reporter(out, 2);
+  progress->begin(context(false));
+  progress->size_done(bandwidth_result());
+  CHECK(out.str() == "\r[1/2] 65536 bytes done");
+  progress->size_done(bandwidth_result());
+  progress->end();
+  CHECK_THAT(out.str(), Catch::Contains("\r[2/2] 65536 bytes done"));
+  CHECK_THAT(out.str(), Catch::EndsWith("\r"));
+}

@@ -13,12 +13,13 @@
 
 namespace rdmabench::detail {
 
-/// A prebuilt one-sided operation of `bytes` between our local buffer and the
-/// peer's exposed buffer: a write (inline when it fits) or a read.
+/// A prebuilt work request of `bytes` between our local buffer and the
+/// peer's exposed buffer: a write or send (inline when it fits), a read, or
+/// an atomic.
 struct PreparedOperation {
   ibv_send_wr wr{};
   ibv_sge sge{};
-  unsigned base_flags = 0;  ///< IBV_SEND_INLINE when a write fits
+  unsigned base_flags = 0;  ///< IBV_SEND_INLINE when a write or send fits
 };
 PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
 

@@ -15,6 +15,9 @@ std::uint32_t start_barrier(std::size_t size_index) { return 2 + 2 * static_cast
 /// How long the passive side of a bandwidth test may wait for the client to
 /// finish a size: unbounded in practice; a dead client is noticed at once by
 /// the closed control connection, a stuck one by its own watchdog.
+/// --validate's barriers, numbered apart from the per-size ones.
+constexpr std::uint32_t kValidationBarriers = 1'000'000;
+
 constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
 
 /// Payload bytes through this side in one size's loop, warmup included
@@ -109,6 +112,10 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       if (cpu_after)
         exchange_cpu_figures(s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, bytes)),
                              result);
+      if (s.spec.validate) {
+        detail::validate_size(s, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
+        result.validated = true;
+      }
       reporter.size_done(result);
     }
     reporter.end();

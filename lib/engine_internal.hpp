@@ -41,6 +41,10 @@ void post_receives(Session& session, std::uint32_t count);
 /// `bytes` (a peer sending another size is a protocol error, not a result).
 void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
 
+/// --validate for one size, after its timed loop: barriers from
+/// `first_barrier` on; throws naming the first wrong byte.
+void validate_size(Session& session, std::uint64_t bytes, std::uint32_t first_barrier);
+
 /// A result with the size, iteration and warmup counts filled in.
 SizeResult result_header(const Session& session, std::uint64_t bytes);
 

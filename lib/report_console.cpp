@@ -69,6 +69,8 @@ class ConsoleReporter final : public Reporter {
     } else {
       fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
+    if (r.validated)
+      fmt::print(out_, "          validated: every byte of 2 untimed messages of this size\n");
     print_cpu("client", r.cpu_client);
     print_cpu("server", r.cpu_server);
     out_.flush();

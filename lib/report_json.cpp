@@ -51,6 +51,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
     if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
   }
+  if (r.validated) j["validated"] = true;
   j["context"] = to_json(c);
   return j;
 }

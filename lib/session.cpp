@@ -237,6 +237,7 @@ Session Server::accept_client() {
     adopted.rx_depth = hello->rx_depth;
     adopted.post_list = hello->post_list;
     adopted.cpu_util = hello->cpu_util;
+    adopted.validate = hello->validate;
     adopted.atomic = hello->atomic;
     if (m.context) {
       try {

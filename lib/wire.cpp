@@ -107,6 +107,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u32(s.post_list);
   w.u32(s.cq_mod);
   w.u8(s.cpu_util);
+  w.u8(s.validate);
   w.u8(static_cast<std::uint8_t>(s.atomic));
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
@@ -177,6 +178,7 @@ Hello read_hello(Reader& r) {
   s.post_list = r.u32();
   s.cq_mod = r.u32();
   s.cpu_util = r.u8() != 0;
+  s.validate = r.u8() != 0;
   s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,

@@ -83,6 +83,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
   output.add_options()
       ("cpu-util", po::bool_switch(&cl.spec.cpu_util), "report the CPU cost of each size on both sides")
+      ("validate", po::bool_switch(&cl.spec.validate), "after each size, check every byte of untimed messages")
       ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
@@ -220,6 +221,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       throw UsageError(fmt::format("--output {} does not fit {}: expected {}", raw.output, kind.name,
                                    latency ? "latency" : "bandwidth or message_rate"));
   }
+  if (spec.validate && kind.operation == Operation::atomic)
+    throw UsageError("--validate checks data transfers; atomics move no buffer to check");
   if (cl.bare_output && cl.json_path == "-")
     throw UsageError("--output and --json - both want stdout; write the JSON to a file");
   if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)

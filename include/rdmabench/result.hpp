@@ -31,6 +31,7 @@ struct SizeResult {
   /// included; bytes counted the same way). The server's reaches the client.
   std::optional<CpuUsage> cpu_client;
   std::optional<CpuUsage> cpu_server;
+  bool validated = false;  ///< --validate checked every byte of this size's untimed messages
 };
 
 /// Everything a reader needs to interpret the figures.

@@ -33,6 +33,7 @@ struct TestSpec {
   std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
   std::uint32_t cq_mod = 0;
   bool cpu_util = false;
+  bool validate = false;  ///< check every byte of untimed messages after each size
   AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only  ///< both sides account CPU per size; the server sends its figures  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
 
   bool operator==(const TestSpec&) const = default;

@@ -201,3 +201,27 @@ TEST_CASE("atomics on iWARP are refused before connecting, from the device's cap
     CHECK(p->err().find("cannot reach") == std::string::npos);
   }
 }
+
+TEST_CASE("validate catches a corrupted byte and names it, on both sides", "[lab][errors][validate]") {
+  // The data side (client for writes, server for reads) flips one byte.
+  for (const bool read : {false, true}) {
+    const auto d = read ? iwarp() : roce();
+    const std::string binary = read ? "rdma_read_lat" : "rdma_write_bw";
+    INFO(binary << " on " << d.name);
+    const auto port = std::to_string(free_port_pair());
+    if (read) ::setenv("RDMABENCH_FAULT_CORRUPT_VALIDATION", "1", 1);
+    Process server({bin(binary), "-d", d.name, "-p", port, "--validate"});
+    ::unsetenv("RDMABENCH_FAULT_CORRUPT_VALIDATION");
+    REQUIRE(server.wait_for_output("waiting for a client", 30s));
+    if (!read) ::setenv("RDMABENCH_FAULT_CORRUPT_VALIDATION", "1", 1);
+    Process client({bin(binary), "-d", d.name, "-p", port, "--validate", "-s", "4096", "-n", "10", d.address});
+    ::unsetenv("RDMABENCH_FAULT_CORRUPT_VALIDATION");
+    INFO("client: " << client.describe());
+    INFO("server: " << server.describe());
+    CHECK(client.wait_for(60s) == 1);
+    CHECK(server.wait_for(60s) == 1);
+    const std::string expected = "--validate: byte 2048 of the 4096-byte message of pass 0";
+    CHECK_THAT(client.err(), Catch::Contains(expected));
+    CHECK_THAT(server.err(), Catch::Contains(expected));
+  }
+}

@@ -277,3 +277,26 @@ TEST_CASE("an MTU above the port's active MTU is refused, naming both", "[lab][r
   REQUIRE(server.wait_for(std::chrono::seconds(30)) == 1);
   CHECK_THAT(server.err(), Catch::Contains("-m/--mtu 4096 exceeds the active MTU of " + d.name + " port 1"));
 }
+
+TEST_CASE("validate checks every byte of writes, reads and sends in a sweep", "[lab][validate]") {
+  struct Case {
+    const char* binary;
+    Device device;
+  };
+  for (const auto& c : {Case{"rdma_write_lat", roce()}, Case{"rdma_write_bw", iwarp()},
+                        Case{"rdma_read_bw", roce()}, Case{"rdma_read_lat", iwarp()},
+                        Case{"rdma_send_bw", roce()}, Case{"rdma_send_lat", iwarp()}}) {
+    INFO(c.binary << " on " << c.device.name);
+    TempDir tmp;
+    const auto json = (tmp.path / "v.json").string();
+    // Sizes 2 B to 8 MiB: the pattern must survive every size, including
+    // messages spanning many MTUs and pages.
+    auto p = run_pair_ok(c.binary, {"-d", c.device.name, "--validate"}, c.device.address,
+                         {"-d", c.device.name, "--validate", "-a", "-n", "4", "--warmup", "1",
+                          "--json", json}, 300);
+    const auto lines = read_json_lines(json);
+    REQUIRE(lines.size() == 23);
+    for (const auto& line : lines) CHECK(line.value("validated", false));
+    CHECK_THAT(p.client->out(), Catch::Contains("validated: every byte"));
+  }
+}

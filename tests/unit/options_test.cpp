@@ -353,3 +353,11 @@ TEST_CASE("options: -m, --sl, --tclass and -I set the queue pair", "[options]") 
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-I", "-1"}), UsageError,
                          MessageContains("-I/--inline-size -1 is out of range"));
 }
+
+TEST_CASE("options: --validate is for data transfers, not atomics", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--validate"}).spec.validate);
+  CHECK_FALSE(parse_command_line(kBandwidth, {}).spec.validate);
+  const BenchmarkKind atomic_bw{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
+  REQUIRE_THROWS_MATCHES(parse_command_line(atomic_bw, {"--validate"}), UsageError,
+                         MessageContains("--validate checks data transfers"));
+}

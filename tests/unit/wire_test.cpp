@@ -61,6 +61,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, 1, 4);    // post_list
   put(b, 0, 4);    // cq_mod
   b.push_back(0);  // cpu_util
+  b.push_back(0);  // validate
   b.push_back(1);  // atomic: fetch and add
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);

@@ -251,44 +251,30 @@ FrameHeader decode_header(std::span<const std::uint8_t> header) {
   return {static_cast<MessageType>(type), length};
 }
 
+namespace {
+
+/// Reads one message with `read` and insists that it used every byte.
+template <typename Read>
+Message read_whole(std::span<const std::uint8_t> payload, const char* what, Read read) {
+  Reader r(payload, what);
+  Message m = read(r);
+  r.finish();
+  return m;
+}
+
+}  // namespace
+
 Message decode_payload(MessageType type, std::span<const std::uint8_t> payload) {
   switch (type) {
-    case MessageType::hello: {
-      Reader r(payload, "hello");
-      auto m = read_hello(r);
-      r.finish();
-      return m;
-    }
-    case MessageType::reject: {
-      Reader r(payload, "reject");
-      Reject m{r.text()};
-      r.finish();
-      return m;
-    }
-    case MessageType::abort: {
-      Reader r(payload, "abort");
-      Abort m{r.text()};
-      r.finish();
-      return m;
-    }
-    case MessageType::barrier: {
-      Reader r(payload, "barrier");
-      Barrier m{r.u32()};
-      r.finish();
-      return m;
-    }
-    case MessageType::cpu_report: {
-      Reader r(payload, "cpu report");
-      auto m = read_cpu_report(r);
-      r.finish();
-      return m;
-    }
-    case MessageType::endpoint: {
-      Reader r(payload, "endpoint");
-      auto m = read_endpoint(r);
-      r.finish();
-      return m;
-    }
+    case MessageType::hello: return read_whole(payload, "hello", read_hello);
+    case MessageType::reject:
+      return read_whole(payload, "reject", [](Reader& r) { return Reject{r.text()}; });
+    case MessageType::abort:
+      return read_whole(payload, "abort", [](Reader& r) { return Abort{r.text()}; });
+    case MessageType::barrier:
+      return read_whole(payload, "barrier", [](Reader& r) { return Barrier{r.u32()}; });
+    case MessageType::cpu_report: return read_whole(payload, "cpu report", read_cpu_report);
+    case MessageType::endpoint: return read_whole(payload, "endpoint", read_endpoint);
   }
   throw Error("unknown control message type");
 }

@@ -26,15 +26,6 @@ GidType gid_type_of(std::uint32_t verbs_type) {
 
 }  // namespace
 
-std::vector<std::string> list_device_names() {
-  int count = 0;
-  DeviceList list(ibv_get_device_list(&count));
-  std::vector<std::string> names;
-  if (!list) return names;
-  for (int i = 0; i < count; ++i) names.emplace_back(ibv_get_device_name(list.get()[i]));
-  return names;
-}
-
 Context open_device(const std::string& name) {
   int count = 0;
   DeviceList list(ibv_get_device_list(&count));

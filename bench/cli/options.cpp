@@ -129,6 +129,13 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
   cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
+  // Unknown memory types are refused here, before any connection; the list
+  // of valid ones is the library's.
+  try {
+    make_memory_provider(raw.mem);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--mem: ") + e.what());
+  }
   cl.side.memory = raw.mem;
   if (vm.count("mtu")) {
     if (raw.mtu != 256 && raw.mtu != 512 && raw.mtu != 1024 && raw.mtu != 2048 && raw.mtu != 4096)

@@ -8,6 +8,7 @@
 
 #include "rdmabench/clock.hpp"
 #include "rdmabench/error.hpp"
+#include "rdmabench/memory.hpp"
 #include "rdmabench/report.hpp"
 #include "rdmabench/session.hpp"
 #include "rdmabench/test_spec.hpp"

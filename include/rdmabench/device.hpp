@@ -10,9 +10,6 @@
 
 namespace rdmabench {
 
-/// Names of the RDMA devices on this machine, in the kernel's order.
-std::vector<std::string> list_device_names();
-
 /// Opens `name`, or the first device when `name` is empty. Errors name the
 /// devices that do exist, or how to get one when there are none.
 Context open_device(const std::string& name);

@@ -361,3 +361,9 @@ TEST_CASE("options: --validate is for data transfers, not atomics", "[options]")
   REQUIRE_THROWS_MATCHES(parse_command_line(atomic_bw, {"--validate"}), UsageError,
                          MessageContains("--validate checks data transfers"));
 }
+
+TEST_CASE("options: an unknown --mem is refused before connecting, listing the valid ones", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--mem", "hugepage"}).side.memory == "hugepage");
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:0"}), UsageError,
+                         MessageContains("--mem: unknown memory type 'cuda:0'; valid: host, hugepage"));
+}

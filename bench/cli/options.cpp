@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include "rdmabench/wire.hpp"
+
 namespace po = boost::program_options;
 
 namespace rdmabench::cli {
@@ -40,6 +42,7 @@ struct RawOptions {
   long long gid_index = -1;
   int tcp_port = 18515;
   long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0, post_list = 0;
+  long long queue_pairs = 1, duration_s = 0;
   long long inline_size = -1, mtu = 0, sl = 0, tclass = 0;
   double timeout_s = 10;
 };
@@ -72,6 +75,9 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
+      ("duration,D", po::value(&raw.duration_s), "run each size for SECONDS instead of -n; the first and last tenth are not timed")
+      ("qp,q", po::value(&raw.queue_pairs), "queue pairs on the connection (bandwidth tests; default 1)")
+      ("bidirectional,b", po::bool_switch(&cl.spec.bidirectional), "both sides send at once (bandwidth tests; give it on both sides)")
       ("atomic-type,A", po::value(&raw.atomic), "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
@@ -227,6 +233,34 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     else
       throw UsageError(fmt::format("--output {} does not fit {}: expected {}", raw.output, kind.name,
                                    latency ? "latency" : "bandwidth or message_rate"));
+  }
+  if (vm.count("qp")) {
+    if (kind.measurement != Measurement::bandwidth)
+      throw UsageError("-q/--qp applies to bandwidth tests; " + kind.name + " times one message at a time on one QP");
+    require_range("-q/--qp", raw.queue_pairs, 1LL, static_cast<long long>(wire::kMaxQueuePairs));
+    spec.queue_pairs = static_cast<std::uint32_t>(raw.queue_pairs);
+  }
+  if (spec.bidirectional && kind.measurement != Measurement::bandwidth)
+    throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
+                     " already times messages in both directions");
+  if (spec.bidirectional && kind.operation == Operation::send)
+    throw UsageError("-b/--bidirectional is not available in " + kind.name +
+                     " yet (its receiving side has no sending loop); rdma_write_bw -b and "
+                     "rdma_read_bw -b measure both directions");
+  if (vm.count("duration")) {
+    require_range("-D/--duration", raw.duration_s, 1LL, 86400LL, " seconds");
+    if (vm.count("iters"))
+      throw UsageError("-D/--duration and -n/--iters conflict: a run is either timed or counted; give one");
+    if (sweep)
+      throw UsageError("-D/--duration and -a/--all conflict: a timed run measures one size; give -s");
+    if (vm.count("warmup"))
+      throw UsageError("-D/--duration and --warmup conflict: a timed run leaves out its first tenth "
+                       "instead of counted warm-up messages");
+    if (!cl.samples_path.empty())
+      throw UsageError("-D/--duration and --dump-samples conflict: a timed run keeps a histogram, "
+                       "not every sample; use -n to keep them");
+    spec.duration_s = static_cast<std::uint32_t>(raw.duration_s);
+    spec.warmup = 0;
   }
   if (spec.validate && kind.operation == Operation::atomic)
     throw UsageError("--validate checks data transfers; atomics move no buffer to check");

@@ -74,7 +74,7 @@ SizeResult bandwidth_result() {
   r.bytes = 65536;
   r.iterations = 5000;
   r.warmup = 128;
-  r.bandwidth = BandwidthFigures{0.0291, 12500.0, 11250.0, 0.171661};
+  r.bandwidth = BandwidthFigures{0.0291, 12500.0, 11250.0, 0.171661, 5000, {}};
   return r;
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("report: console latency table, golden", "[report]") {
       kRule + "\n" +
       "                   RDMA Write Latency Test (rdmabench 0.1.0, client)                   \n" +
       kContextBlock +
-      " Queue           : tx depth 1, max inline 220 bytes\n"
+      " Queue           : 1 QP, tx depth 1 each, max inline 220 bytes\n"
       " Clock           : TSC, 2400 MHz\n"
       " Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
       "counted\n" +
@@ -177,7 +177,7 @@ TEST_CASE("report: console bandwidth table, golden", "[report]") {
       kRule + "\n" +
       "                     RDMA Write BW Test (rdmabench 0.1.0, client)                      \n" +
       kContextBlock +
-      " Queue           : tx depth 128, max inline 220 bytes\n"
+      " Queue           : 1 QP, tx depth 128 each, max inline 220 bytes\n"
       " Clock           : TSC, 2400 MHz\n"
       " Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
       kRule + "\n" +

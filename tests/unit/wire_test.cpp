@@ -354,3 +354,28 @@ TEST_CASE("wire: Hello carries --cpu-util", "[wire]") {
   s.cpu_util = true;
   CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.cpu_util);
 }
+
+TEST_CASE("wire: Hello carries -q, -D and -b", "[wire]") {
+  rdmabench::TestSpec s;
+  s.queue_pairs = 16;
+  s.duration_s = 7;
+  s.bidirectional = true;
+  const auto back = std::get<wire::Hello>(round_trip(wire::Hello{s})).spec;
+  CHECK(back == s);
+}
+
+TEST_CASE("wire: Hello with 0 or too many queue pairs is rejected", "[wire]") {
+  for (std::uint32_t qps : {0u, wire::kMaxQueuePairs + 1}) {
+    rdmabench::TestSpec s;
+    s.queue_pairs = qps;
+    REQUIRE_THROWS_MATCHES(round_trip(wire::Hello{s}), rdmabench::Error, MessageContains("queue pairs"));
+  }
+}
+
+TEST_CASE("wire: BandwidthReport round trip keeps the per-QP figures", "[wire]") {
+  rdmabench::BandwidthFigures b{1.5, 900.0, 850.0, 0.013, 19456, {425.0, 425.0}};
+  CHECK(std::get<wire::BandwidthReport>(round_trip(wire::BandwidthReport{b})).figures == b);
+  b.per_qp_mb_per_s.clear();
+  CHECK(std::get<wire::BandwidthReport>(round_trip(wire::BandwidthReport{b})).figures == b);
+  CHECK(wire::type_name(wire::BandwidthReport{}) == "bandwidth report");
+}

@@ -32,6 +32,8 @@ class ConsoleReporter final : public Reporter {
     line("Memory", fmt::format("local {}, remote {}", c.local_memory, c.remote_memory));
     line("Queue", fmt::format("tx depth {}, max inline {} bytes", c.tx_depth, c.max_inline));
     line("Clock", c.clock);
+    if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
+    if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + "; every sample kept, warmup excluded and counted");
     else

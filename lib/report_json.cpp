@@ -24,6 +24,11 @@ nlohmann::json to_json(const RunContext& c) {
       {"clock", c.clock},
       {"tx_depth", c.tx_depth},
       {"max_inline_bytes", c.max_inline},
+      {"numa",
+       {{"device_node", c.device_numa_node ? nlohmann::json(*c.device_numa_node) : nlohmann::json()},
+        {"pinned_cpus", c.pinned_cpus},
+        {"placement", c.cpu_placement}}},
+      {"gpu_relationship", c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
   };
 }
 

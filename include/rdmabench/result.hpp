@@ -60,6 +60,12 @@ struct RunContext {
   std::uint32_t max_inline = 0;
   std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
   bool report_gbits = false;
+  std::optional<int> device_numa_node;  ///< empty: unknown (a soft device, or firmware says -1)
+  std::string pinned_cpus;              ///< "0-3"; empty: the thread was not pinned
+  std::string cpu_placement;            ///< why these CPUs: "CPUs 0-3 (NUMA node 0 of mlx5_0)"
+  /// With GPU memory on this side: the GPU's relationship to the device
+  /// ("PIX: ..."), from the topology. Empty without a GPU.
+  std::string gpu_relationship;
 };
 
 }  // namespace rdmabench

@@ -36,6 +36,8 @@ class ConsoleReporter final : public Reporter {
     if (c.duration_s)
       line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
     line("Clock", c.clock);
+    if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
+    if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
                                                      : "; every sample kept, warmup excluded and counted"));

@@ -27,6 +27,11 @@ nlohmann::json to_json(const RunContext& c) {
       {"queue_pairs", c.queue_pairs},
       {"duration_s", c.duration_s},
       {"bidirectional", c.bidirectional},
+      {"numa",
+       {{"device_node", c.device_numa_node ? nlohmann::json(*c.device_numa_node) : nlohmann::json()},
+        {"pinned_cpus", c.pinned_cpus},
+        {"placement", c.cpu_placement}}},
+      {"gpu_relationship", c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
   };
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <limits>
@@ -37,7 +38,8 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", clock = "auto", output, atomic;
+  std::string device, size, mem = "host", clock = "auto", output, atomic, numa = "auto";
+  long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
@@ -53,13 +55,27 @@ void require_range(const char* option, T value, T low, T high, const char* unit 
     throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
 }
 
+/// --cpu must name a CPU this process may use; --numa is auto or off.
+void parse_placement(const RawOptions& raw, const po::variables_map& vm, CpuPlacementRequest& placement) {
+  if (raw.numa == "auto") placement.follow_device_numa = true;
+  else if (raw.numa == "off") placement.follow_device_numa = false;
+  else throw UsageError(fmt::format("--numa {} is unknown: expected auto or off", raw.numa));
+  if (!vm.count("cpu")) return;
+  const auto allowed = allowed_cpus();
+  const bool fits = raw.cpu >= 0 && raw.cpu <= std::numeric_limits<int>::max();
+  if (!fits || !std::binary_search(allowed.begin(), allowed.end(), static_cast<int>(raw.cpu)))
+    throw UsageError(fmt::format("--cpu {} is not a CPU this process may run on; valid CPUs: {}", raw.cpu,
+                                 format_cpu_list(allowed)));
+  placement.cpu = static_cast<int>(raw.cpu);
+}
+
 }  // namespace
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args) {
   RawOptions raw;
   CommandLine cl;
   po::options_description device("Device"), connection("Connection"), test("Test"),
-      memory("Memory"), output("Output"), general("General");
+      memory("Memory"), placement("CPU placement"), output("Output"), general("General");
   device.add_options()
       ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
       ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
@@ -87,6 +103,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
   memory.add_options()
       ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
+  placement.add_options()
+      ("cpu", po::value(&raw.cpu), "run the benchmark thread on this CPU only")
+      ("numa", po::value(&raw.numa)->default_value("auto"),
+       "auto: run on the CPUs of the device's NUMA node (when known); off: leave it to the scheduler");
   output.add_options()
       ("cpu-util", po::bool_switch(&cl.spec.cpu_util), "report the CPU cost of each size on both sides")
       ("validate", po::bool_switch(&cl.spec.validate), "after each size, check every byte of untimed messages")
@@ -100,7 +120,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("help,h", po::bool_switch(&cl.show_help), "show this help")
       ("version", po::bool_switch(&cl.show_version), "show the version");
   po::options_description all;
-  all.add(device).add(connection).add(test).add(memory).add(output).add(general);
+  all.add(device).add(connection).add(test).add(memory).add(placement).add(output).add(general);
   po::options_description hidden;
   hidden.add_options()("server", po::value(&cl.side.server));
   po::options_description parsed;
@@ -156,6 +176,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     require_range("-I/--inline-size", raw.inline_size, 0LL, 65536LL);
     cl.side.qp.inline_bytes = static_cast<std::uint32_t>(raw.inline_size);
   }
+  parse_placement(raw, vm, cl.placement);
   if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
   else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;
   else if (raw.clock == "monotonic") cl.clock = ClockChoice::monotonic;

@@ -85,6 +85,12 @@ struct RunContext {
   std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
   bool bidirectional = false;
   bool report_gbits = false;
+  std::optional<int> device_numa_node;  ///< empty: unknown (a soft device, or firmware says -1)
+  std::string pinned_cpus;              ///< "0-3"; empty: the thread was not pinned
+  std::string cpu_placement;            ///< why these CPUs: "CPUs 0-3 (NUMA node 0 of mlx5_0)"
+  /// With GPU memory on this side: the GPU's relationship to the device
+  /// ("PIX: ..."), from the topology. Empty without a GPU.
+  std::string gpu_relationship;
 };
 
 }  // namespace rdmabench

@@ -408,3 +408,22 @@ TEST_CASE("options: -D conflicts are refused, naming both options", "[options]")
     REQUIRE_THROWS_MATCHES(parse_command_line(c.kind, c.args), UsageError, MessageContains(c.message));
   }
 }
+
+TEST_CASE("options: CPU placement defaults to the device's NUMA node", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {});
+  CHECK(cl.placement.follow_device_numa);
+  CHECK_FALSE(cl.placement.cpu.has_value());
+  CHECK_FALSE(parse_command_line(kBandwidth, {"--numa", "off"}).placement.follow_device_numa);
+  const int cpu = rdmabench::allowed_cpus().front();
+  CHECK(parse_command_line(kLatency, {"--cpu", std::to_string(cpu)}).placement.cpu == cpu);
+}
+
+TEST_CASE("options: a CPU the process may not use is refused, naming the valid ones", "[options]") {
+  const auto valid = rdmabench::format_cpu_list(rdmabench::allowed_cpus());
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--cpu", "100000"}), UsageError,
+                         MessageContains("--cpu 100000 is not a CPU this process may run on; valid CPUs: " + valid));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--cpu=-1"}), UsageError,
+                         MessageContains("--cpu -1 is not a CPU"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--numa", "on"}), UsageError,
+                         MessageContains("--numa on is unknown: expected auto or off"));
+}

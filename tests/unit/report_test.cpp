@@ -370,3 +370,30 @@ TEST_CASE("report: the progress line counts sizes and clears itself", "[report]"
   CHECK_THAT(out.str(), Catch::Contains("\r[2/2] 65536 bytes done"));
   CHECK_THAT(out.str(), Catch::EndsWith("\r"));
 }
+
+TEST_CASE("report: console shows the CPU placement and a GPU's relationship when known", "[report]") {
+  auto c = context(true);
+  CHECK(console(c, {}).find("CPU placement") == std::string::npos);  // not decided: no line
+  c.cpu_placement = "CPUs 0-3 (NUMA node 0 of mlx5_0)";
+  c.gpu_relationship = "PIX: at most a single PCIe bridge";
+  const auto text = console(c, {});
+  CHECK_THAT(text, Catch::Contains(" CPU placement   : CPUs 0-3 (NUMA node 0 of mlx5_0)\n"));
+  CHECK_THAT(text, Catch::Contains(" GPU to device   : PIX: at most a single PCIe bridge\n"));
+}
+
+TEST_CASE("report: JSON context carries the NUMA node, pinning and GPU relationship", "[report]") {
+  auto c = context(false);
+  auto j = to_json(c);
+  CHECK(j["numa"]["device_node"].is_null());
+  CHECK(j["numa"]["pinned_cpus"] == "");
+  CHECK(j["gpu_relationship"].is_null());  // no GPU: null, not an empty code
+  c.device_numa_node = 1;
+  c.pinned_cpus = "4-7";
+  c.cpu_placement = "CPUs 4-7 (NUMA node 1 of mlx5_0)";
+  c.gpu_relationship = "SYS: across NUMA nodes";
+  j = to_json(c);
+  CHECK(j["numa"]["device_node"] == 1);
+  CHECK(j["numa"]["pinned_cpus"] == "4-7");
+  CHECK(j["numa"]["placement"] == "CPUs 4-7 (NUMA node 1 of mlx5_0)");
+  CHECK(j["gpu_relationship"] == "SYS: across NUMA nodes");
+}

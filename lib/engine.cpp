@@ -96,6 +96,8 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.connection = to_string(s.spec.connect);
   c.peer = s.control.peer_name();
   c.local_memory = s.memory ? s.memory->name() : "";
+  c.local_memory_device = s.memory ? s.memory->device_description() : "";
+  c.memory_registration = to_string(s.registration);
   c.remote_memory = s.remote_memory;
   c.clock = clock.description;
   c.tx_depth = latency ? 1 : s.spec.tx_depth;

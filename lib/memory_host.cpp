@@ -2,19 +2,31 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
+#include "cuda_memory.hpp"
 #include "rdmabench/error.hpp"
 #include "rdmabench/memory.hpp"
 
 namespace rdmabench {
 
-MemoryRegion MemoryProvider::register_buffer(ibv_pd* pd, const Buffer& buffer, int access) {
+Registration MemoryProvider::register_buffer(ibv_pd* pd, const Buffer& buffer, int access) {
   MemoryRegion mr(ibv_reg_mr(pd, buffer.data(), buffer.size(), access));
   if (!mr)
     throw_system_error(fmt::format("ibv_reg_mr({} bytes of {} memory)", buffer.size(), name()),
                        errno, "ulimit -l may be too low for the buffer size (try ulimit -l unlimited)");
-  return mr;
+  return {std::move(mr), RegistrationPath::host};
+}
+
+void MemoryProvider::copy_in(const Buffer& buffer, std::span<const std::byte> from) {
+  require(from.size() <= buffer.size(), "copy into a buffer smaller than the data");
+  std::memcpy(buffer.data(), from.data(), from.size());
+}
+
+void MemoryProvider::copy_out(const Buffer& buffer, std::span<std::byte> to) {
+  require(to.size() <= buffer.size(), "copy out of a buffer smaller than the data");
+  std::memcpy(to.data(), buffer.data(), to.size());
 }
 
 namespace {
@@ -54,10 +66,14 @@ class HugePageMemory final : public MemoryProvider {
 
 }  // namespace
 
-std::unique_ptr<MemoryProvider> make_memory_provider(const std::string& name) {
-  if (name == "host") return std::make_unique<HostMemory>();
-  if (name == "hugepage") return std::make_unique<HugePageMemory>();
-  throw Error(fmt::format("unknown memory type '{}'; valid: host, hugepage", name));
+std::unique_ptr<MemoryProvider> make_memory_provider(const MemoryChoice& choice) {
+  switch (choice.kind) {
+    case MemoryChoice::Kind::host: return std::make_unique<HostMemory>();
+    case MemoryChoice::Kind::hugepage: return std::make_unique<HugePageMemory>();
+    case MemoryChoice::Kind::cuda:
+    case MemoryChoice::Kind::cuda_host: return detail::make_cuda_memory(choice);
+  }
+  throw Error("unknown memory kind");
 }
 
 }  // namespace rdmabench

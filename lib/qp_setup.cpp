@@ -86,6 +86,18 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
           "run rdma_atomic_* on a device that supports them (ibv_devinfo -v shows atomic_cap)");
 }
 
+std::unique_ptr<MemoryProvider> prepare_memory(const SideConfig& config, const TestSpec& spec) {
+  auto memory = make_memory_provider(config.memory);
+  const bool polls_buffer = spec.operation == Operation::write && spec.measurement == Measurement::latency;
+  require(!polls_buffer || memory->cpu_accessible(),
+          fmt::format("write latency cannot run on {} memory: its loop polls the last byte of the "
+                      "buffer from the CPU, which cannot read GPU memory",
+                      memory->name()),
+          "rdma_send_lat measures the same path with completions (it polls a CQ) and works "
+          "with --mem cuda:N; or use --mem cuda-host:N here");
+  return memory;
+}
+
 void check_qp_options(const QpOptions& options, const PortAttributes& port, ConnectMethod method,
                       const Notice& notice) {
   if (options.mtu_bytes)
@@ -148,13 +160,16 @@ void create_shared_resources(Session& s, const SideConfig& config) {
   if (!s.recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
 
   s.local_psn = random_psn();
-  s.memory = make_memory_provider(config.memory);
+  if (!s.memory) s.memory = make_memory_provider(config.memory);
   const auto bytes = static_cast<std::size_t>(largest_size(s.spec));
   s.local_buffer = s.memory->allocate(bytes);
   s.exposed_buffer = s.memory->allocate(bytes);
   const Access access = access_for(s.spec.operation);
-  s.local_mr = s.memory->register_buffer(s.pd.get(), s.local_buffer, access.local_buffer);
-  s.exposed_mr = s.memory->register_buffer(s.pd.get(), s.exposed_buffer, access.exposed_buffer);
+  auto local = s.memory->register_buffer(s.pd.get(), s.local_buffer, access.local_buffer);
+  auto exposed = s.memory->register_buffer(s.pd.get(), s.exposed_buffer, access.exposed_buffer);
+  s.local_mr = std::move(local.mr);
+  s.exposed_mr = std::move(exposed.mr);
+  s.registration = exposed.path;
 }
 
 void add_queue_pair(Session& s, rdma_cm_id* cm_id) {

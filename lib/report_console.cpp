@@ -29,7 +29,9 @@ class ConsoleReporter final : public Reporter {
     line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
     line("Connection", fmt::format("{}, peer {}", c.connection, c.peer));
-    line("Memory", fmt::format("local {}, remote {}", c.local_memory, c.remote_memory));
+    const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
+    line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
+                               c.memory_registration, c.remote_memory));
     line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}", c.queue_pairs,
                               c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
                               c.bidirectional ? ", bidirectional" : ""));

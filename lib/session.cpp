@@ -102,6 +102,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
+  auto memory = prepare_memory(config, spec);
   Context context;
   PortAttributes port;
   Transport transport;
@@ -118,6 +119,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
   }
 
   Session s(Role::client, connect_control(config.server, config.tcp_port, config.timeout), spec);
+  s.memory = std::move(memory);
   s.timeout = config.timeout;
   s.qp_options = config.qp;
   s.control.send(wire::Hello{spec});
@@ -151,6 +153,7 @@ struct Server::Impl {
   Context context;  ///< opened by name for the exchange method
   PortAttributes port;
   Transport transport;
+  std::unique_ptr<MemoryProvider> memory;  ///< made before listening; the session takes it
   std::optional<ControlListener> listener;
   EventChannel cm_events;
   CmId cm_listener;
@@ -221,6 +224,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.config = std::move(config);
   m.spec = std::move(spec);
   m.notice = std::move(notice);
+  m.memory = prepare_memory(m.config, m.spec);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
     m.context = open_device(m.config.device);
@@ -271,6 +275,7 @@ Session Server::accept_client() {
     control.send(wire::Barrier{kAcceptedBarrier});
 
     Session s(Role::server, std::move(control), std::move(adopted));
+    s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config, s.spec);
     s.timeout = m.config.timeout;
     s.qp_options = m.config.qp;
     try {

@@ -22,6 +22,12 @@ void settle_connect_method(TestSpec& spec, const Transport& transport, const std
 /// as on siw), naming the device, before any connection is made with it.
 void check_device_can_run(const TestSpec& spec, ibv_context* context);
 
+/// The provider of `config.memory`, made before any connection so that a
+/// missing GPU driver or device fails first; refuses a test whose loop the
+/// memory cannot serve (write latency polls a byte the CPU cannot read in
+/// GPU memory).
+std::unique_ptr<MemoryProvider> prepare_memory(const SideConfig& config, const TestSpec& spec);
+
 /// Checks -m against the port, and says which QP options rdma_cm ignores.
 void check_qp_options(const QpOptions& options, const PortAttributes& port, ConnectMethod method,
                       const Notice& notice);

@@ -2,9 +2,12 @@
 // data side fills its buffer with the pattern of that pass, one message
 // crosses (write or send from the client, read by the client), and the
 // receiving side checks every byte. A mismatch is an error naming the offset.
+// The pattern goes through a host staging buffer and the memory provider's
+// copies, because the CPU cannot touch GPU memory (cuMemcpyHtoD/DtoH there).
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "engine_internal.hpp"
 #include "rdmabench/pattern.hpp"
@@ -14,10 +17,6 @@ namespace rdmabench::detail {
 namespace {
 
 constexpr std::uint32_t kPasses = 2;
-
-std::span<std::byte> first(const Buffer& buffer, std::uint64_t bytes) {
-  return {buffer.data(), static_cast<std::size_t>(bytes)};
-}
 
 void post_one(Session& s, std::uint64_t bytes, Watchdog& dog) {
   auto op = prepare_operation(s, bytes);
@@ -36,8 +35,18 @@ void maybe_corrupt(std::span<std::byte> data) {
     data[data.size() / 2] ^= std::byte{0x5a};
 }
 
-void require_pattern(std::span<const std::byte> data, std::uint32_t pass) {
-  if (auto problem = check_pattern(data, pass)) throw Error(*problem);
+/// Writes the pass's pattern of `bytes` bytes to the start of `buffer`.
+void put_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+  std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
+  fill_pattern(staging, pass);
+  maybe_corrupt(staging);
+  s.memory->copy_in(buffer, staging);
+}
+
+void require_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+  std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
+  s.memory->copy_out(buffer, staging);
+  if (auto problem = check_pattern(staging, pass)) throw Error(*problem);
 }
 
 }  // namespace
@@ -50,27 +59,23 @@ void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier)
     const std::uint32_t barrier = first_barrier + 2 * pass;
     if (read) {
       // The server's exposed buffer is the source; the client checks.
-      if (!client) {
-        fill_pattern(first(s.exposed_buffer, bytes), pass);
-        maybe_corrupt(first(s.exposed_buffer, bytes));
-      }
+      if (!client) put_pattern(s, s.exposed_buffer, bytes, pass);
       s.control.barrier(barrier, s.timeout);
       if (client) {
         post_one(s, bytes, dog);
-        require_pattern(first(s.local_buffer, bytes), pass);
+        require_pattern(s, s.local_buffer, bytes, pass);
       }
     } else {
       // Writes and sends: the client is the source; the server checks.
       if (client) {
-        fill_pattern(first(s.local_buffer, bytes), pass);
-        maybe_corrupt(first(s.local_buffer, bytes));
+        put_pattern(s, s.local_buffer, bytes, pass);
         post_one(s, bytes, dog);  // an RC completion means the data landed
       } else if (s.spec.operation == Operation::send) {
         reap_receive(s.recv_cq.get(), bytes, dog, pass);
         post_receives(s, 1);
       }
       s.control.barrier(barrier, s.timeout);
-      if (!client) require_pattern(first(s.exposed_buffer, bytes), pass);
+      if (!client) require_pattern(s, s.exposed_buffer, bytes, pass);
     }
     s.control.barrier(barrier + 1, s.timeout);  // the checker's verdict
   }

@@ -38,7 +38,7 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", clock = "auto", output, atomic, numa = "auto";
+  std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, atomic, numa = "auto";
   long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
@@ -53,6 +53,39 @@ template <typename T>
 void require_range(const char* option, T value, T low, T high, const char* unit = "") {
   if (value < low || value > high)
     throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
+}
+
+/// --mem, --cuda-bus-id and --gdr together. Unknown memory types are refused
+/// here, before any connection; the list of valid ones is the library's.
+MemoryChoice parse_memory_options(const std::string& mem, const std::string* bus_id, const std::string* gdr) {
+  MemoryChoice choice;
+  try {
+    choice = parse_memory_choice(mem);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--mem: ") + e.what());
+  }
+  if (bus_id) {
+    if (!choice.is_cuda())
+      throw UsageError(fmt::format("--cuda-bus-id applies to --mem cuda or cuda-host; --mem is {}", mem));
+    if (mem.find(':') != std::string::npos)
+      throw UsageError(fmt::format("--mem {} and --cuda-bus-id both name a GPU: give --mem {} with "
+                                   "--cuda-bus-id, or the ordinal alone",
+                                   mem, mem.substr(0, mem.find(':'))));
+    if (!is_pci_bus_id(*bus_id))
+      throw UsageError(fmt::format("--cuda-bus-id {} is not a PCI address: expected BB:DD.F or "
+                                   "DDDD:BB:DD.F in hex, such as 3b:00.0 (nvidia-smi -q shows Bus Id)",
+                                   *bus_id));
+    choice.cuda_bus_id = *bus_id;
+  }
+  if (gdr) {
+    if (choice.kind != MemoryChoice::Kind::cuda)
+      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N); --mem is {}", mem));
+    if (*gdr == "auto") choice.gdr = GdrMode::automatic;
+    else if (*gdr == "dmabuf") choice.gdr = GdrMode::dmabuf;
+    else if (*gdr == "peermem") choice.gdr = GdrMode::peermem;
+    else throw UsageError(fmt::format("--gdr {} is unknown: expected dmabuf, peermem or auto", *gdr));
+  }
+  return choice;
 }
 
 /// --cpu must name a CPU this process may use; --numa is auto or off.
@@ -102,7 +135,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("cq-mod,Q", po::value(&raw.cq_mod), "signal one write in N (bandwidth; default 3/4 of the tx depth, at most 100)")
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
   memory.add_options()
-      ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
+      ("mem", po::value(&raw.mem)->default_value("host"),
+       "buffer memory on this side: host, hugepage, cuda:N (GPU N) or cuda-host:N (pinned by CUDA)")
+      ("cuda-bus-id", po::value(&raw.cuda_bus_id), "the GPU of --mem cuda/cuda-host by PCI address, BB:DD.F or DDDD:BB:DD.F")
+      ("gdr", po::value(&raw.gdr), "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)");
   placement.add_options()
       ("cpu", po::value(&raw.cpu), "run the benchmark thread on this CPU only")
       ("numa", po::value(&raw.numa)->default_value("auto"),
@@ -155,14 +191,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
   cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
-  // Unknown memory types are refused here, before any connection; the list
-  // of valid ones is the library's.
-  try {
-    make_memory_provider(raw.mem);
-  } catch (const Error& e) {
-    throw UsageError(std::string("--mem: ") + e.what());
-  }
-  cl.side.memory = raw.mem;
+  cl.side.memory = parse_memory_options(raw.mem, vm.count("cuda-bus-id") ? &raw.cuda_bus_id : nullptr,
+                                        vm.count("gdr") ? &raw.gdr : nullptr);
   if (vm.count("mtu")) {
     if (raw.mtu != 256 && raw.mtu != 512 && raw.mtu != 1024 && raw.mtu != 2048 && raw.mtu != 4096)
       throw UsageError(fmt::format("-m/--mtu {} is invalid: expected 256, 512, 1024, 2048 or 4096", raw.mtu));

@@ -76,6 +76,8 @@ struct RunContext {
   std::string connection;   ///< "out-of-band TCP" / "rdma_cm"
   std::string peer;
   std::string local_memory;
+  std::string local_memory_device;  ///< the GPU behind it ("NVIDIA H200, PCI 0000:3b:00.0"); empty for host
+  std::string memory_registration = "host";  ///< how our buffers were registered: host, dmabuf, peermem
   std::string remote_memory;
   std::string clock;        ///< source and frequency
   std::uint32_t tx_depth = 0;

@@ -36,7 +36,7 @@ struct SideConfig {
   std::string device;                      ///< empty: the first device / rdma_cm's route
   std::uint8_t port = 1;
   std::optional<std::uint32_t> gid_index;  ///< empty: chosen by the transport layer
-  std::string memory = "host";
+  MemoryChoice memory;                     ///< --mem, --cuda-bus-id, --gdr
   std::uint16_t tcp_port = 18515;          ///< control port; rdma_cm listens on tcp_port + 1
   Milliseconds timeout{10000};
   std::string server;                      ///< client only: the server's address
@@ -75,6 +75,7 @@ class Session {
   Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source
   MemoryRegion local_mr;
   MemoryRegion exposed_mr;
+  RegistrationPath registration = RegistrationPath::host;  ///< how both buffers were registered
 
   RemoteBuffer remote;
   std::string remote_memory;
@@ -105,7 +106,8 @@ class Server {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Connects to `config.server` and negotiates `spec`.
+/// Connects to `config.server` and negotiates `spec`. The memory provider is
+/// made first, so that a missing GPU driver is reported before connecting.
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice);
 
 }  // namespace rdmabench

@@ -14,6 +14,8 @@
 #include "test_helpers.hpp"
 
 using rdmabench::ConnectMethod;
+using rdmabench::GdrMode;
+using rdmabench::MemoryChoice;
 using rdmabench::Measurement;
 using rdmabench::Milliseconds;
 using rdmabench::Operation;
@@ -48,7 +50,8 @@ TEST_CASE("options: bandwidth defaults", "[options]") {
   CHECK_FALSE(cl.side.gid_index.has_value());
   CHECK(cl.side.tcp_port == 18515);
   CHECK(cl.side.timeout == Milliseconds(10000));
-  CHECK(cl.side.memory == "host");
+  CHECK(cl.side.memory.name() == "host");
+  CHECK(cl.side.memory.gdr == GdrMode::automatic);
   CHECK_FALSE(cl.report_gbits);
   CHECK(cl.json_path.empty());
   CHECK(cl.samples_path.empty());
@@ -102,7 +105,7 @@ TEST_CASE("options: each option lands in its field", "[options]") {
   CHECK(cl.spec.iterations == 777);
   CHECK(cl.spec.tx_depth == 16);
   CHECK(cl.spec.warmup == 9);
-  CHECK(cl.side.memory == "hugepage");
+  CHECK(cl.side.memory.name() == "hugepage");
   CHECK(cl.report_gbits);
   CHECK(cl.json_path == "out.jsonl");
   CHECK(cl.side.server == "10.0.2.15");
@@ -363,9 +366,49 @@ TEST_CASE("options: --validate is for data transfers, not atomics", "[options]")
 }
 
 TEST_CASE("options: an unknown --mem is refused before connecting, listing the valid ones", "[options]") {
-  CHECK(parse_command_line(kBandwidth, {"--mem", "hugepage"}).side.memory == "hugepage");
-  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:0"}), UsageError,
-                         MessageContains("--mem: unknown memory type 'cuda:0'; valid: host, hugepage"));
+  CHECK(parse_command_line(kBandwidth, {"--mem", "hugepage"}).side.memory.name() == "hugepage");
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "gpu0"}), UsageError,
+                         MessageContains("--mem: unknown memory type 'gpu0'; valid: host, hugepage, "
+                                         "cuda:N, cuda-host:N"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:x"}), UsageError,
+                         MessageContains("invalid GPU ordinal 'x' in memory type 'cuda:x'"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:"}), UsageError,
+                         MessageContains("invalid GPU ordinal ''"));
+}
+
+TEST_CASE("options: --mem cuda:N and cuda-host:N parse without loading a driver", "[options]") {
+  const auto device = parse_command_line(kBandwidth, {"--mem", "cuda:3"}).side.memory;
+  CHECK(device.kind == MemoryChoice::Kind::cuda);
+  CHECK(device.cuda_device == 3);
+  CHECK(device.name() == "cuda:3");
+  const auto pinned = parse_command_line(kBandwidth, {"--mem", "cuda-host:1"}).side.memory;
+  CHECK(pinned.kind == MemoryChoice::Kind::cuda_host);
+  CHECK(pinned.name() == "cuda-host:1");
+  CHECK(parse_command_line(kBandwidth, {"--mem", "cuda"}).side.memory.name() == "cuda:0");
+}
+
+TEST_CASE("options: --cuda-bus-id names the GPU by PCI address", "[options]") {
+  const auto m = parse_command_line(kBandwidth, {"--mem", "cuda", "--cuda-bus-id", "3b:00.0"}).side.memory;
+  CHECK(m.cuda_bus_id == "3b:00.0");
+  CHECK(m.name() == "cuda:3b:00.0");
+  CHECK(parse_command_line(kBandwidth, {"--mem", "cuda-host", "--cuda-bus-id", "0000:AF:1f.7"})
+            .side.memory.cuda_bus_id == "0000:AF:1f.7");
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda", "--cuda-bus-id", "3b:00"}),
+                         UsageError, MessageContains("--cuda-bus-id 3b:00 is not a PCI address: expected BB:DD.F"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:1", "--cuda-bus-id", "3b:00.0"}),
+                         UsageError, MessageContains("--mem cuda:1 and --cuda-bus-id both name a GPU"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--cuda-bus-id", "3b:00.0"}), UsageError,
+                         MessageContains("--cuda-bus-id applies to --mem cuda or cuda-host; --mem is host"));
+}
+
+TEST_CASE("options: --gdr picks the GPU registration path, only for device memory", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "dmabuf"}).side.memory.gdr == GdrMode::dmabuf);
+  CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "peermem"}).side.memory.gdr == GdrMode::peermem);
+  CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "auto"}).side.memory.gdr == GdrMode::automatic);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "nvlink"}), UsageError,
+                         MessageContains("--gdr nvlink is unknown: expected dmabuf, peermem or auto"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda-host:0", "--gdr", "dmabuf"}), UsageError,
+                         MessageContains("--gdr applies to GPU device memory (--mem cuda:N); --mem is cuda-host:0"));
 }
 
 TEST_CASE("options: -q, -D and -b land in the spec", "[options]") {

@@ -120,7 +120,7 @@ const std::string kContextBlock =
     " GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
     " MTU             : 1024 bytes\n"
     " Connection      : out-of-band TCP, peer server 10.0.2.16:18515\n"
-    " Memory          : local host, remote hugepage\n";
+    " Memory          : local host (registration: host), remote hugepage\n";
 
 }  // namespace
 
@@ -275,6 +275,8 @@ TEST_CASE("report: JSON context block", "[report]") {
   CHECK(c["peer"] == "server 10.0.2.16:18515");
   CHECK(c["memory"]["local"] == "host");
   CHECK(c["memory"]["remote"] == "hugepage");
+  CHECK(c["memory"]["registration"] == "host");
+  CHECK(c["memory"]["local_device"] == "");
   CHECK(c["clock"] == "TSC, 2400 MHz");
   CHECK(c["tx_depth"] == 128);
   CHECK(c["max_inline_bytes"] == 220);

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Lab test of tools/transport-shootout: one --quick run on rxe0, siw0 and a
-device that does not exist. It must write all three files for the two real
+"""Lab test of tools/transport-shootout: one --quick run of the latency and
+TCP parts (the bandwidth parts are the same code path, and the lab batch has
+a time budget) on rxe0, siw0 and a device that does not exist. It must write all three files for the two real
 ones, name each column by the library's classification, take every table
 number from results.json, reference only files that exist, and exit 1
 naming the missing device. Exits 77 (skipped) without rxe0 and siw0."""
@@ -14,8 +15,6 @@ import tempfile
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "tools"))
-from shootout_report import fmt  # noqa: E402 (the report's own number format)
 
 RXE = os.environ.get("RXE_DEV", "rxe0")
 SIW = os.environ.get("SIW_DEV", "siw0")
@@ -61,7 +60,7 @@ def main():
     if build and os.access(build, os.W_OK):  # matplotlib's font cache, kept between boots
         env.setdefault("MPLCONFIGDIR", os.path.join(build, "mplconfig"))
     tool = subprocess.Popen([os.path.join(REPO, "tools", "transport-shootout"), "--quick", "--out", out,
-                             "--devices", f"{RXE},{SIW},nosuch0"], stderr=subprocess.PIPE, text=True, env=env)
+                             "--devices", f"{RXE},{SIW},nosuch0", "--tests", "lat,tcp"], stderr=subprocess.PIPE, text=True, env=env)
     messages = []
     for line in tool.stderr:  # progress as it comes, for a reader of the test log
         sys.stderr.write(line)
@@ -89,11 +88,13 @@ def main():
     header = [h.strip() for h in table[0].strip("|").split("|")]
     check(f"RoCEv2 ({RXE})" in header and f"iWARP ({SIW})" in header and "InfiniBand" in header,
           f"table columns named by the classification: {header}")
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    from shootout_report import fmt  # the report's own number format
     known = {fmt(v) for v in numbers(results)}
     cells = [c.strip() for row in table[2:] for c in row.strip("|").split("|")[2:]]
     shown = [t for c in cells for t in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e[-+]\d+)?(?![\w.])", c)
              if not c.startswith("n/a")]
-    check(len(shown) > 20, f"the table shows numbers ({len(shown)})")
+    check(len(shown) > 10, f"the table shows numbers ({len(shown)})")
     stray = [t for t in shown if t not in known]
     check(not stray, f"every table number comes from results.json (stray: {stray[:5]})")
     check(any("not present on this machine" in c for c in cells), "InfiniBand cells say not present")
@@ -102,9 +103,9 @@ def main():
     parser.feed(open(os.path.join(out, "report.html")).read())
     files = [r for r in parser.refs if not r.startswith("data:")]
     check(all(os.path.exists(os.path.join(out, r)) for r in files), f"HTML references exist: {files}")
-    check(sum(r.startswith("data:image/png") for r in parser.refs) >= 4, "HTML embeds the plots")
+    check(sum(r.startswith("data:image/png") for r in parser.refs) >= 2, "HTML embeds the plots")
     pngs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", md)
-    check(len(pngs) >= 4 and all(os.path.exists(os.path.join(out, p)) for p in pngs), f"markdown plots exist: {pngs}")
+    check(len(pngs) >= 2 and all(os.path.exists(os.path.join(out, p)) for p in pngs), f"markdown plots exist: {pngs}")
     print(f"{len(failures)} failure(s); output in {out}")
     return 1 if failures else 0
 

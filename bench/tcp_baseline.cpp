@@ -308,8 +308,11 @@ nlohmann::json run_stream(const Options& o, ControlChannel& control, std::vector
   SizeResult r;
   r.bytes = o.size;
   r.iterations = sent_total / o.size;
-  r.bandwidth = BandwidthFigures{seconds, best, static_cast<double>(received) / seconds / 1e6,
-                                 static_cast<double>(r.iterations) / seconds / 1e6};
+  r.bandwidth.emplace();
+  r.bandwidth->seconds = seconds;
+  r.bandwidth->peak_mb_per_s = best;
+  r.bandwidth->average_mb_per_s = static_cast<double>(received) / seconds / 1e6;
+  r.bandwidth->message_rate_mpps = static_cast<double>(r.iterations) / seconds / 1e6;
   r.cpu_client = client_cpu;
   auto j = to_json(r, context_for(o, "tcp_stream"));
   j["cpu"]["server"] = server_cpu;

@@ -1,8 +1,13 @@
-// Bandwidth of one-sided writes or reads: the client keeps tx-depth operations
-// in flight, signals one in `signal_every`, and polls completions in batches.
-// The server's CPU takes no part; it waits at the barrier that ends the size.
+// Bandwidth of writes, reads, sends or atomics from this side: tx-depth
+// operations in flight on each of the -q queue pairs, one in `signal_every`
+// signaled, completions polled in batches from the CQ they share. A count
+// run times all its operations; a -D run times a window that leaves out a
+// warm-up and a cool-down margin. A passive server takes no part; it waits
+// at the barrier that ends the size.
 #include <algorithm>
+#include <limits>
 
+#include "bandwidth_window.hpp"
 #include "engine_internal.hpp"
 
 namespace rdmabench::detail {
@@ -10,89 +15,104 @@ namespace rdmabench::detail {
 namespace {
 
 constexpr int kPollBatch = 16;
-
-struct CompletionStamp {
-  std::uint64_t time;
-  std::uint64_t completed;
-};
+// A completion's wr_id holds its QP's index above this bit and, below it,
+// how many operations that QP has had completed.
+constexpr unsigned kLaneShift = 40;
+constexpr std::uint64_t kCountMask = (std::uint64_t{1} << kLaneShift) - 1;
 
 struct BandwidthLoop {
-  ibv_qp* qp;
   ibv_cq* cq;
   ibv_send_wr* chain;  ///< post_list work requests linked by `next`
   unsigned base_flags;
   std::uint64_t post_list;
-  std::uint64_t depth;
+  std::uint64_t depth;         ///< per QP
   std::uint64_t signal_every;  ///< <= depth, or the loop would wait forever
 };
 
-/// Runs `count` operations; returns the number of stamps written (the first is
-/// the start, then one per poll that reaped completions).
-template <typename Clock>
-std::size_t bandwidth_loop(const BandwidthLoop& L, std::uint64_t count,
-                                 CompletionStamp* stamps, Watchdog& dog) {
+/// Fills a lane's free queue slots with chains of up to post_list requests;
+/// the last chain may be shorter. Only a chain's last request can be
+/// signaled: when the chain crosses a multiple of signal_every, or ends the
+/// lane's run.
+inline void fill_lane(const BandwidthLoop& L, Lane& lane, std::uint64_t index, Watchdog& dog) {
   ibv_send_wr* bad = nullptr;
+  std::uint64_t room = std::min(lane.target - lane.posted, L.depth - (lane.posted - lane.completed));
+  while (room > 0) {
+    const std::uint64_t k = std::min(room, L.post_list);
+    const std::uint64_t before = lane.posted;
+    lane.posted += k;
+    room -= k;
+    ibv_send_wr& last = L.chain[k - 1];
+    const bool signaled = lane.posted / L.signal_every != before / L.signal_every ||
+                          lane.posted == lane.target;
+    last.next = nullptr;
+    last.wr_id = (index << kLaneShift) | lane.posted;
+    last.send_flags = L.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+    if (int rc = ibv_post_send(lane.qp, L.chain, &bad); rc != 0) [[unlikely]]
+      dog.post_failed(rc);
+    last.send_flags = L.base_flags;
+    last.next = k < L.post_list ? &L.chain[k] : nullptr;
+  }
+}
+
+/// Runs every lane to its target (a count run: all timed; a -D run: the
+/// window decides when to stop and what is timed). `Timed` is fixed per
+/// run, so the loop carries no branch on the mode.
+template <typename Clock, bool Timed>
+void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthWindow& window,
+                    Watchdog& dog) {
   ibv_wc wc[kPollBatch];
-  std::uint64_t posted = 0, completed = 0;
-  std::size_t n_stamps = 0;
-  stamps[n_stamps++] = {Clock::now(), 0};
-  while (completed < count) {
-    // Fill the free queue slots with chains of up to post_list requests; the
-    // last chain may be shorter. Only a chain's last request can be
-    // signaled: when the chain crosses a multiple of signal_every, or ends
-    // the run.
-    std::uint64_t room = std::min(count - posted, L.depth - (posted - completed));
-    while (room > 0) {
-      const std::uint64_t k = std::min(room, L.post_list);
-      const std::uint64_t before = posted;
-      posted += k;
-      room -= k;
-      ibv_send_wr& last = L.chain[k - 1];
-      const bool signaled = posted / L.signal_every != before / L.signal_every || posted == count;
-      last.next = nullptr;
-      last.wr_id = posted;  // a completion reports how many operations are done
-      last.send_flags = L.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
-      if (int rc = ibv_post_send(L.qp, L.chain, &bad); rc != 0) [[unlikely]]
-        dog.post_failed(rc);
-      last.send_flags = L.base_flags;
-      last.next = k < L.post_list ? &L.chain[k] : nullptr;
-    }
+  std::uint64_t completed = 0, target = 0;
+  for (const Lane& lane : lanes) target += lane.target;
+  window.start(Clock::now(), lanes.size());
+  while (completed < target) {
+    for (std::uint64_t i = 0; i < lanes.size(); ++i) fill_lane(L, lanes[i], i, dog);
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
-    if (n == 0) {
-      dog.idle(completed);
-      continue;
-    }
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
     for (int k = 0; k < n; ++k) {
       if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
         dog.completion_failed(wc[k]);
-      completed = wc[k].wr_id;
+      Lane& lane = lanes[wc[k].wr_id >> kLaneShift];
+      const std::uint64_t now_done = wc[k].wr_id & kCountMask;
+      completed += now_done - lane.completed;
+      lane.completed = now_done;
     }
-    stamps[n_stamps++] = {Clock::now(), completed};
+    if (n == 0) {
+      dog.idle(completed);
+      if constexpr (!Timed) continue;
+    }
+    // One timestamp per poll that reaped (and, in -D runs, per idle poll,
+    // which must notice the deadline).
+    if (window.passed(Clock::now(), completed, lanes)) [[unlikely]] {
+      // The deadline: post only up to the next signaled request (the ones
+      // after the last signaled one would never be reported), then drain.
+      target = 0;
+      for (Lane& lane : lanes) {
+        const std::uint64_t past = lane.posted % L.signal_every;
+        target += lane.target = lane.posted + (past ? L.signal_every - past : 0);
+      }
+    }
   }
-  return n_stamps;
+  window.finish(Clock::now(), completed, lanes);
 }
 
-/// Best rate over any window of about one queue's worth of messages.
-double peak_mb_per_s(const std::vector<CompletionStamp>& stamps, std::size_t window,
-                     std::uint64_t bytes, double ticks_per_us) {
-  double peak = 0;
-  window = std::clamp<std::size_t>(window, 1, stamps.size() - 1);
-  for (std::size_t k = window; k < stamps.size(); ++k) {
-    const double us = static_cast<double>(stamps[k].time - stamps[k - window].time) / ticks_per_us;
-    if (us <= 0) continue;
-    const double moved = static_cast<double>((stamps[k].completed - stamps[k - window].completed) * bytes);
-    peak = std::max(peak, moved / us);  // bytes per us == MB/s
-  }
-  return peak;
+/// Ends a -D send run: one zero-length send per QP tells the receiver, which
+/// does not know how many messages to expect, that this QP is done.
+void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Watchdog& dog) {
+  ibv_send_wr wr{};
+  wr.opcode = IBV_WR_SEND;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  ibv_send_wr* bad = nullptr;
+  for (const Lane& lane : lanes)
+    if (int rc = ibv_post_send(lane.qp, &wr, &bad); rc != 0) dog.post_failed(rc);
+  for (std::size_t i = 0; i < lanes.size(); ++i) reap_one(cq, dog);
 }
 
 }  // namespace
 
 SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r = result_header(s, bytes);
-  if (s.role == Role::server) return r;  // passive: nothing to time
+  if (server_is_passive(s.spec) && s.role == Role::server) return r;  // nothing to time
 
   const std::uint64_t depth = s.spec.tx_depth;
   const std::uint64_t post_list = std::clamp<std::uint64_t>(s.spec.post_list, 1, depth);
@@ -106,26 +126,33 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
     chain[i].send_flags = op.base_flags;
     chain[i].next = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
   }
-  BandwidthLoop loop{s.qp.get(), s.cq.get(), chain.data(), op.base_flags, post_list, depth,
-                     signal_interval(s.spec)};
-  std::vector<CompletionStamp> stamps(s.spec.iterations / loop.signal_every + 2);
-  std::vector<CompletionStamp> warmup_stamps(s.spec.warmup / loop.signal_every + 2);
+  const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth,
+                           signal_interval(s.spec)};
+  auto lanes_for = [&](std::uint64_t count) {
+    std::vector<Lane> lanes;
+    for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, count});
+    return lanes;
+  };
+  const std::uint64_t unbounded = kCountMask;  // a -D run stops at its deadline
+  auto warmup_lanes = lanes_for(s.spec.warmup);
+  auto lanes = lanes_for(s.spec.duration_s ? unbounded : s.spec.iterations);
+  // Peak windows of about one queue's worth of completions on every QP.
+  BandwidthWindow untimed(BandwidthWindow::counted(depth * s.qps.size()));
+  BandwidthWindow window = s.spec.duration_s
+                               ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
+                                                        depth * s.qps.size())
+                               : BandwidthWindow::counted(depth * s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
-  std::size_t n_stamps = 0;
   with_clock(clock, [&]<typename Clock>() {
-    if (s.spec.warmup) bandwidth_loop<Clock>(loop, s.spec.warmup, warmup_stamps.data(), dog);
-    n_stamps = bandwidth_loop<Clock>(loop, s.spec.iterations, stamps.data(), dog);
+    if (s.spec.warmup && !s.spec.duration_s)  // -D has its own warm-up margin
+      bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, dog);
+    if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, dog);
+    else bandwidth_loop<Clock, false>(loop, lanes, window, dog);
   });
-  stamps.resize(n_stamps);
-
-  BandwidthFigures b;
-  const double us = static_cast<double>(stamps.back().time - stamps.front().time) / clock.ticks_per_us;
-  b.seconds = us / 1e6;
-  b.average_mb_per_s = static_cast<double>(bytes * s.spec.iterations) / us;
-  b.message_rate_mpps = static_cast<double>(s.spec.iterations) / us;
-  b.peak_mb_per_s = std::max(b.average_mb_per_s,
-                             peak_mb_per_s(stamps, depth / loop.signal_every, bytes, clock.ticks_per_us));
-  r.bandwidth = b;
+  if (s.spec.duration_s && s.spec.operation == Operation::send) send_end_markers(lanes, s.cq.get(), dog);
+  r.bandwidth = window.figures(bytes, clock.ticks_per_us);
+  r.iterations = r.bandwidth->messages;
+  if (s.spec.duration_s) r.warmup = 0;
   return r;
 }
 

@@ -49,17 +49,17 @@ rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type exp
 }
 
 void adopt_cm_device(Session& s, const SideConfig& config, const Notice& notice) {
-  require(s.cm_id->verbs != nullptr, "rdma_cm resolved the address to no RDMA device");
-  s.context = s.cm_id->verbs;
+  require(s.cm_ids.front()->verbs != nullptr, "rdma_cm resolved the address to no RDMA device");
+  s.context = s.cm_ids.front()->verbs;
   const std::string name = ibv_get_device_name(s.context->device);
   if (!config.device.empty() && name != config.device)
     throw Error(fmt::format("rdma_cm routed this connection through {}, but -d {} was given",
                             name, config.device),
                 "connect to an IP address of " + config.device + "'s network interface");
-  s.port = query_port(s.context, s.cm_id->port_num);
+  s.port = query_port(s.context, s.cm_ids.front()->port_num);
   s.transport = resolve_transport(s.port, std::nullopt, AddressFamily::ipv4);
   // rdma_cm picks the source GID from the IP route; report that one.
-  const auto& sgid = s.cm_id->route.addr.addr.ibaddr.sgid;
+  const auto& sgid = s.cm_ids.front()->route.addr.addr.ibaddr.sgid;
   for (const auto& g : s.port.gids) {
     if (std::memcmp(g.gid.data(), sgid.raw, 16) == 0) {
       s.transport.gid = g;

@@ -21,10 +21,33 @@ constexpr std::uint32_t kValidationBarriers = 1'000'000;
 constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
 
 /// Payload bytes through this side in one size's loop, warmup included
-/// (ping-pongs carry them both ways), for CPU-seconds per GB.
-std::uint64_t bytes_moved(const TestSpec& spec, std::uint64_t bytes) {
-  const std::uint64_t messages = spec.warmup + spec.iterations;
-  return bytes * messages * (server_is_passive(spec) || spec.measurement == Measurement::bandwidth ? 1 : 2);
+/// (ping-pongs and -b carry them both ways), for CPU-seconds per GB. A -D
+/// run's count is known only inside its window, so its bytes are the
+/// window's rate over the whole CPU region (latency: the samples taken).
+std::uint64_t bytes_moved(const TestSpec& spec, const SizeResult& result, double region_s) {
+  const std::uint64_t ways =
+      (spec.measurement == Measurement::latency && !server_is_passive(spec)) || spec.bidirectional ? 2 : 1;
+  if (spec.duration_s) {
+    const auto* b = result.bandwidth ? &*result.bandwidth
+                    : result.server_bandwidth ? &*result.server_bandwidth : nullptr;
+    if (b) return static_cast<std::uint64_t>(b->average_mb_per_s * 1e6 * region_s) * ways;
+    // A -D latency run counts its messages exactly (the histogram's count).
+    if (result.latency) return result.latency->count * result.bytes * ways;
+    return 0;
+  }
+  const std::uint64_t messages = (spec.warmup + spec.iterations) * spec.queue_pairs;
+  return result.bytes * messages * ways;
+}
+
+/// With -b the server sends what it measured; the client keeps it apart
+/// from its own figures.
+void exchange_bandwidth_figures(Session& s, SizeResult& result) {
+  if (s.role == Role::server) {
+    if (result.bandwidth) s.control.send(wire::BandwidthReport{*result.bandwidth});
+  } else {
+    result.server_bandwidth =
+        s.control.receive_expected<wire::BandwidthReport>(s.timeout, "the server's bandwidth figures").figures;
+  }
 }
 
 /// The server sends its figures; the client keeps both.
@@ -77,6 +100,9 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.clock = clock.description;
   c.tx_depth = latency ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
+  c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
+  c.duration_s = s.spec.duration_s;
+  c.bidirectional = s.spec.bidirectional;
   if (latency)
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
@@ -94,7 +120,8 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
-      if (s.spec.operation == Operation::write && ping_pong) detail::reset_latency_target(s, bytes);
+      if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency)
+        detail::reset_latency_target(s, bytes);
       s.control.barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       SizeResult result = detail::measure(s, bytes, clock);
@@ -109,9 +136,12 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
         s.control.barrier(start_barrier(i) + 1, s.timeout);
       }
-      if (cpu_after)
-        exchange_cpu_figures(s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, bytes)),
-                             result);
+      if (s.spec.bidirectional) exchange_bandwidth_figures(s, result);
+      if (cpu_after) {
+        const double region_s = cpu_after->wall_s - cpu_before.wall_s;
+        exchange_cpu_figures(
+            s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, result, region_s)), result);
+      }
       if (s.spec.validate) {
         detail::validate_size(s, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
         result.validated = true;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine_internal.hpp"
+#include "latency_recorders.hpp"
 
 namespace rdmabench::detail {
 
@@ -73,9 +74,10 @@ void post_receives(Session& s, std::uint32_t count) {
   auto receive = prepare_receive(s);
   receive.wr.sg_list = &receive.sge;
   ibv_recv_wr* bad = nullptr;
-  for (std::uint32_t i = 0; i < count; ++i)
-    if (int rc = ibv_post_recv(s.qp.get(), &receive.wr, &bad); rc != 0)
-      throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+  for (auto& qp : s.qps)
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (int rc = ibv_post_recv(qp.get(), &receive.wr, &bad); rc != 0)
+        throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
 }
 
 void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress) {
@@ -87,6 +89,30 @@ void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t 
   if (wc.byte_len != bytes) [[unlikely]]
     throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
                             wc.byte_len, bytes));
+}
+
+bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress) {
+  ibv_wc wc;
+  int n;
+  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(progress);
+  if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
+    dog.completion_failed(wc, n);
+  if (wc.byte_len == 0) return true;
+  if (wc.byte_len != bytes) [[unlikely]]
+    throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
+                            wc.byte_len, bytes));
+  return false;
+}
+
+SizeResult histogram_result(SizeResult r, const Histogram& histogram, double ticks_per_us,
+                            double divisor) {
+  require(histogram.count() > 0,
+          "the -D window held no complete round trip; lengthen -D");
+  r.latency = histogram.summarize(ticks_per_us * divisor);
+  r.iterations = histogram.count();
+  r.warmup = 0;
+  r.histogram_relative_error = histogram.relative_error();
+  return r;
 }
 
 std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, std::size_t count,

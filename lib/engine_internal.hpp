@@ -34,12 +34,16 @@ struct PreparedReceive {
 };
 PreparedReceive prepare_receive(const Session& session);
 
-/// Posts `count` receives (before the barrier that lets the peer send).
+/// Posts `count` receives on every QP (before the barrier that lets the peer send).
 void post_receives(Session& session, std::uint32_t count);
 
 /// Spins until one receive completes; checks its status and that it carried
 /// `bytes` (a peer sending another size is a protocol error, not a result).
 void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
+
+/// Like reap_receive, but a zero-length message (a -D run's end marker) is
+/// accepted: returns true for it.
+bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
 
 /// --validate for one size, after its timed loop: barriers from
 /// `first_barrier` on; throws naming the first wrong byte.

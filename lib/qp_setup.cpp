@@ -109,7 +109,7 @@ void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
   }
 }
 
-void create_queues(Session& s, const SideConfig& config) {
+void create_shared_resources(Session& s, const SideConfig& config) {
   check_device_can_run(s.spec, s.context);
   ibv_device_attr device{};
   if (int rc = ibv_query_device(s.context, &device); rc != 0)
@@ -123,6 +123,17 @@ void create_queues(Session& s, const SideConfig& config) {
   require(s.receive_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})",
                       s.spec.rx_depth, device.max_qp_wr, s.port.device));
+  // Every QP's completions share two CQs, which must hold all of them.
+  const std::uint64_t qps = s.spec.queue_pairs;
+  const std::uint64_t send_cqes = qps * s.send_queue_depth + 1;
+  const std::uint64_t receive_cqes = qps * s.receive_queue_depth + 1;
+  require(qps <= static_cast<std::uint64_t>(device.max_qp) &&
+              std::max(send_cqes, receive_cqes) <= static_cast<std::uint64_t>(device.max_cqe),
+          fmt::format("-q/--qp {} with these queue depths needs {} completion entries; {} allows "
+                      "{} QPs and {} entries per CQ",
+                      qps, std::max(send_cqes, receive_cqes), s.port.device, device.max_qp,
+                      device.max_cqe),
+          "lower -q, -t or -r");
 
   // Outstanding RDMA reads: what the device allows, capped by the byte-wide
   // QP attribute; the peer's responder resources lower it at connect time.
@@ -131,36 +142,10 @@ void create_queues(Session& s, const SideConfig& config) {
 
   s.pd.reset(ibv_alloc_pd(s.context));
   if (!s.pd) throw_system_error("ibv_alloc_pd", errno);
-  s.cq.reset(ibv_create_cq(s.context, static_cast<int>(s.send_queue_depth + 1), nullptr, nullptr, 0));
+  s.cq.reset(ibv_create_cq(s.context, static_cast<int>(send_cqes), nullptr, nullptr, 0));
   if (!s.cq) throw_system_error("ibv_create_cq", errno);
-  s.recv_cq.reset(ibv_create_cq(s.context, static_cast<int>(s.receive_queue_depth + 1), nullptr, nullptr, 0));
+  s.recv_cq.reset(ibv_create_cq(s.context, static_cast<int>(receive_cqes), nullptr, nullptr, 0));
   if (!s.recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
-
-  // Providers cap inline data differently (and say so only by failing), so
-  // ask for less until the QP is created, unless -I asked for an amount.
-  const auto& wanted = s.qp_options.inline_bytes;
-  const std::vector<std::uint32_t> inline_tries =
-      wanted ? std::vector<std::uint32_t>{*wanted} : std::vector<std::uint32_t>{220, 64, 0};
-  int last_error = 0;
-  for (std::uint32_t inline_bytes : inline_tries) {
-    auto attr = qp_attributes(s, inline_bytes);
-    if (s.cm_id) {
-      if (rdma_create_qp(s.cm_id.get(), s.pd.get(), &attr) == 0) s.qp.reset(s.cm_id->qp);
-    } else {
-      s.qp.reset(ibv_create_qp(s.pd.get(), &attr));
-    }
-    if (s.qp) {
-      // Providers may round the amount up (rxe reports 16 when asked for
-      // 0); -I is what the user wants used, so never inline more than it.
-      s.max_inline = std::min(attr.cap.max_inline_data, inline_bytes);
-      break;
-    }
-    last_error = errno;
-  }
-  if (!s.qp && wanted)
-    throw_system_error(fmt::format("creating the RC queue pair with -I/--inline-size {}", *wanted),
-                       last_error, s.port.device + " may allow less inline data; lower -I");
-  if (!s.qp) throw_system_error("creating the RC queue pair", last_error);
 
   s.local_psn = random_psn();
   s.memory = make_memory_provider(config.memory);
@@ -172,9 +157,50 @@ void create_queues(Session& s, const SideConfig& config) {
   s.exposed_mr = s.memory->register_buffer(s.pd.get(), s.exposed_buffer, access.exposed_buffer);
 }
 
-wire::Endpoint local_endpoint(const Session& s) {
+void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
+  // Providers cap inline data differently (and say so only by failing), so
+  // ask for less until the QP is created, unless -I asked for an amount.
+  // Later QPs ask for what the first one got.
+  const auto& wanted = s.qp_options.inline_bytes;
+  const std::vector<std::uint32_t> inline_tries =
+      !s.qps.empty() ? std::vector<std::uint32_t>{s.max_inline}
+      : wanted       ? std::vector<std::uint32_t>{*wanted}
+                     : std::vector<std::uint32_t>{220, 64, 0};
+  int last_error = 0;
+  QueuePair qp;
+  for (std::uint32_t inline_bytes : inline_tries) {
+    auto attr = qp_attributes(s, inline_bytes);
+    if (cm_id) {
+      if (rdma_create_qp(cm_id, s.pd.get(), &attr) == 0) qp.reset(cm_id->qp);
+    } else {
+      qp.reset(ibv_create_qp(s.pd.get(), &attr));
+    }
+    if (qp) {
+      // Providers may round the amount up (rxe reports 16 when asked for
+      // 0); -I is what the user wants used, so never inline more than it.
+      s.max_inline = std::min(attr.cap.max_inline_data, inline_bytes);
+      break;
+    }
+    last_error = errno;
+  }
+  if (!qp && wanted)
+    throw_system_error(fmt::format("creating the RC queue pair with -I/--inline-size {}", *wanted),
+                       last_error, s.port.device + " may allow less inline data; lower -I");
+  if (!qp)
+    throw_system_error(fmt::format("creating RC queue pair {} of {}", s.qps.size() + 1,
+                                   s.spec.queue_pairs),
+                       last_error);
+  s.qps.push_back(std::move(qp));
+}
+
+void create_queues(Session& s, const SideConfig& config) {
+  create_shared_resources(s, config);
+  for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) add_queue_pair(s, nullptr);
+}
+
+wire::Endpoint local_endpoint(const Session& s, std::size_t index) {
   wire::Endpoint e;
-  e.qp_number = s.qp->qp_num;
+  e.qp_number = s.qps.at(index)->qp_num;
   e.packet_sequence = s.local_psn;
   e.lid = s.port.lid;
   e.gid = s.transport.gid.gid;
@@ -195,8 +221,8 @@ void adopt_remote(Session& s, const wire::Endpoint& peer) {
   s.remote_memory = peer.memory;
 }
 
-void connect_qp(Session& s, const wire::Endpoint& peer) {
-  ibv_qp* qp = s.qp.get();
+void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
+  ibv_qp* qp = s.qps.at(index).get();
   ibv_qp_attr a{};
   a.qp_state = IBV_QPS_INIT;
   a.pkey_index = 0;

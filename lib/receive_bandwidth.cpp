@@ -1,11 +1,15 @@
 // The receiving side of send bandwidth: the server reaps receive completions
-// in batches and reposts each consumed receive at once, so the sender finds
-// one posted (else it would stall on receiver-not-ready retries). It times
-// the timed messages from its first arrival to its last.
+// in batches and reposts each consumed receive at once on the QP it came
+// from, so the sender finds one posted (else it would stall on
+// receiver-not-ready retries). A counted run times its messages from the
+// first arrival to the last; a -D run times the window that starts a tenth of
+// the duration after the first arrival and ends a tenth before the duration
+// is over, and ends when every QP has delivered its zero-length end marker.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "bandwidth_window.hpp"
 #include "engine_internal.hpp"
 
 namespace rdmabench::detail {
@@ -14,64 +18,114 @@ namespace {
 
 constexpr int kPollBatch = 16;
 
-template <typename Clock>
-void receive_loop(ibv_qp* qp, ibv_cq* cq, const PreparedReceive& receive, std::uint64_t bytes,
-                  std::uint64_t count, std::uint64_t* first, std::uint64_t* last, Watchdog& dog) {
-  ibv_recv_wr wr = receive.wr;
-  ibv_sge sge = receive.sge;
+struct ReceiveLoop {
+  ibv_cq* cq;
+  PreparedReceive receive;
+  std::uint64_t bytes;
+};
+
+inline std::size_t lane_of(const std::vector<Lane>& lanes, std::uint32_t qp_num) {
+  std::size_t i = 0;
+  while (i + 1 < lanes.size() && lanes[i].qp->qp_num != qp_num) ++i;
+  return i;
+}
+
+/// Reaps `count` messages (a counted run) or until every lane's end marker
+/// (Timed); `first` and `last` are the first and last arrival.
+template <typename Clock, bool Timed>
+void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t count,
+                  BandwidthWindow& window, std::uint64_t* first, std::uint64_t* last, Watchdog& dog) {
+  ibv_recv_wr wr = L.receive.wr;
+  ibv_sge sge = L.receive.sge;
   wr.sg_list = &sge;
   ibv_recv_wr* bad = nullptr;
   ibv_wc wc[kPollBatch];
-  std::uint64_t received = 0;
-  while (received < count) {
+  std::uint64_t received = 0, markers = 0;
+  while (Timed ? markers < lanes.size() : received < count) {
     // Never reap past `count`: the warmup phase must not swallow the first
     // timed messages (nor the timed phase the next size's).
-    const int want = static_cast<int>(std::min<std::uint64_t>(kPollBatch, count - received));
-    const int n = ibv_poll_cq(cq, want, wc);
+    const int want = Timed ? kPollBatch : static_cast<int>(std::min<std::uint64_t>(kPollBatch, count - received));
+    const int n = ibv_poll_cq(L.cq, want, wc);
     if (n == 0) {
       dog.idle(received);
       continue;
     }
     const std::uint64_t now = Clock::now();
-    if (received == 0) *first = now;
+    if (received == 0 && markers == 0) {
+      *first = now;
+      window.start(now, lanes.size());
+    }
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
     for (int k = 0; k < n; ++k) {
       if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
         dog.completion_failed(wc[k]);
-      if (wc[k].byte_len != bytes) [[unlikely]]
+      Lane& lane = lanes[lane_of(lanes, wc[k].qp_num)];
+      if (Timed && wc[k].byte_len == 0) {
+        ++markers;  // the sender's deadline has passed on this QP
+        continue;
+      }
+      if (wc[k].byte_len != L.bytes) [[unlikely]]
         throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
-                                wc[k].byte_len, bytes));
-      if (int rc = ibv_post_recv(qp, &wr, &bad); rc != 0) [[unlikely]]
+                                wc[k].byte_len, L.bytes));
+      if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
+      ++lane.completed;
+      ++received;
     }
-    received += static_cast<std::uint64_t>(n);
     *last = now;
+    if constexpr (Timed) window.passed(now, received, lanes);
   }
+  // The markers consumed receives too: put them back for the next size.
+  if constexpr (Timed)
+    for (Lane& lane : lanes)
+      if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) dog.post_failed(rc);
 }
 
 }  // namespace
 
 SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r = result_header(s, bytes);
-  const auto receive = prepare_receive(s);
+  const ReceiveLoop loop{s.recv_cq.get(), prepare_receive(s), bytes};
+  std::vector<Lane> lanes;
+  for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, 0});
+  auto warmup_lanes = lanes;
+  const std::uint64_t qps = s.qps.size();
+  BandwidthWindow untimed = BandwidthWindow::counted(1);
+  BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
+                                                  s.spec.tx_depth * qps);
   Watchdog dog(s.control, s.timeout, "the peer's sends");
   std::uint64_t first = 0, last = 0;
   with_clock(clock, [&]<typename Clock>() {
+    if (s.spec.duration_s) {
+      receive_loop<Clock, true>(loop, lanes, 0, window, &first, &last, dog);
+      return;
+    }
     if (s.spec.warmup)
-      receive_loop<Clock>(s.qp.get(), s.recv_cq.get(), receive, bytes, s.spec.warmup, &first, &last, dog);
-    receive_loop<Clock>(s.qp.get(), s.recv_cq.get(), receive, bytes, s.spec.iterations, &first, &last, dog);
+      receive_loop<Clock, false>(loop, warmup_lanes, s.spec.warmup * qps, untimed, &first, &last, dog);
+    receive_loop<Clock, false>(loop, lanes, s.spec.iterations * qps, untimed, &first, &last, dog);
   });
+  if (s.spec.duration_s) {
+    r.bandwidth = window.figures(bytes, clock.ticks_per_us);
+    r.iterations = r.bandwidth->messages;
+    r.warmup = 0;
+    return r;
+  }
   // From the first arrival to the last, the first message's own transfer is
-  // not inside the interval: count iterations - 1 messages over it.
+  // not inside the interval: count all messages but one over it.
   const double us = static_cast<double>(last - first) / clock.ticks_per_us;
-  if (s.spec.iterations > 1 && us > 0) {
+  const std::uint64_t total = s.spec.iterations * qps;
+  if (total > 1 && us > 0) {
     BandwidthFigures b;
     b.seconds = us / 1e6;
-    const double messages = static_cast<double>(s.spec.iterations - 1);
+    b.messages = total - 1;
+    const double messages = static_cast<double>(b.messages);
     b.average_mb_per_s = messages * static_cast<double>(bytes) / us;
     b.message_rate_mpps = messages / us;
     b.peak_mb_per_s = b.average_mb_per_s;  // per-completion stamps would cost the receiver time
+    if (qps > 1)
+      for (const Lane& lane : lanes)
+        b.per_qp_mb_per_s.push_back(static_cast<double>(lane.completed * bytes) / us);
     r.bandwidth = b;
   }
   return r;

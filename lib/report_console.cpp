@@ -30,10 +30,17 @@ class ConsoleReporter final : public Reporter {
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
     line("Connection", fmt::format("{}, peer {}", c.connection, c.peer));
     line("Memory", fmt::format("local {}, remote {}", c.local_memory, c.remote_memory));
-    line("Queue", fmt::format("tx depth {}, max inline {} bytes", c.tx_depth, c.max_inline));
+    line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}", c.queue_pairs,
+                              c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
+                              c.bidirectional ? ", bidirectional" : ""));
+    if (c.duration_s)
+      line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
     line("Clock", c.clock);
+    if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
+    if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
     if (!c.latency_kind.empty())
-      line("Latency", c.latency_kind + "; every sample kept, warmup excluded and counted");
+      line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
+                                                     : "; every sample kept, warmup excluded and counted"));
     else
       line("Units", c.report_gbits ? "Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s"
                                    : "MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s");
@@ -60,12 +67,15 @@ class ConsoleReporter final : public Reporter {
                  "{:>24.2f} {:>14.2f} {:>25.2f} {:>8}\n",
                  r.bytes, l.count, l.min, l.max, l.median, l.mean, l.stdev, l.p99, l.p99_9, l.p90,
                  l.p99_99, r.warmup);
+      if (r.histogram_relative_error)
+        fmt::print(out_, "          percentiles within {:.2f}% (histogram); min, max, mean exact\n",
+                   *r.histogram_relative_error * 100);
+    } else if (r.bandwidth && r.server_bandwidth) {
+      print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)");
+      print_bandwidth(r, *r.bandwidth, "  client -> server");
+      print_bandwidth(r, *r.server_bandwidth, "  server -> client");
     } else if (r.bandwidth) {
-      const auto& b = *r.bandwidth;
-      const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
-      fmt::print(out_, " {:>8} {:>14} {:>19.2f} {:>22.2f} {:>15.6f} {:>8}\n", r.bytes,
-                 r.iterations, b.peak_mb_per_s * scale, b.average_mb_per_s * scale,
-                 b.message_rate_mpps, r.warmup);
+      print_bandwidth(r, *r.bandwidth, "");
     } else {
       fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
@@ -79,6 +89,18 @@ class ConsoleReporter final : public Reporter {
   void end() override { fmt::print(out_, "{}\n", kRule); }
 
  private:
+  void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label) {
+    const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
+    fmt::print(out_, " {:>8} {:>14} {:>19.2f} {:>22.2f} {:>15.6f} {:>8}{}\n", r.bytes, b.messages,
+               b.peak_mb_per_s * scale, b.average_mb_per_s * scale, b.message_rate_mpps, r.warmup,
+               label);
+    if (b.per_qp_mb_per_s.size() > 1) {
+      std::string each;
+      for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
+      fmt::print(out_, "          per QP average[{}]:{}\n", context_.report_gbits ? "Gb/sec" : "MB/sec", each);
+    }
+  }
+
   void print_cpu(const char* side, const std::optional<CpuUsage>& cpu) {
     if (!cpu) return;
     const auto per_gb = cpu->process_cpu_s_per_gb

@@ -24,7 +24,27 @@ nlohmann::json to_json(const RunContext& c) {
       {"clock", c.clock},
       {"tx_depth", c.tx_depth},
       {"max_inline_bytes", c.max_inline},
+      {"queue_pairs", c.queue_pairs},
+      {"duration_s", c.duration_s},
+      {"bidirectional", c.bidirectional},
+      {"numa",
+       {{"device_node", c.device_numa_node ? nlohmann::json(*c.device_numa_node) : nlohmann::json()},
+        {"pinned_cpus", c.pinned_cpus},
+        {"placement", c.cpu_placement}}},
+      {"gpu_relationship", c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
   };
+}
+
+nlohmann::json to_json(const BandwidthFigures& b) {
+  nlohmann::json j = {{"seconds", b.seconds},
+                      {"messages", b.messages},
+                      {"peak_MBps", b.peak_mb_per_s},
+                      {"average_MBps", b.average_mb_per_s},
+                      {"average_Gbps", b.average_mb_per_s * 8 / 1000},
+                      {"message_rate_Mpps", b.message_rate_mpps},
+                      {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
+  if (!b.per_qp_mb_per_s.empty()) j["per_qp_average_MBps"] = b.per_qp_mb_per_s;
+  return j;
 }
 
 nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
@@ -37,14 +57,15 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
                     {"stdev", l.stdev}, {"median", l.median},    {"p90", l.p90},
                     {"p99", l.p99},    {"p99_9", l.p99_9},       {"p99_99", l.p99_99}};
   }
-  if (r.bandwidth) {
-    const auto& b = *r.bandwidth;
-    j["bandwidth"] = {{"seconds", b.seconds},
-                      {"peak_MBps", b.peak_mb_per_s},
-                      {"average_MBps", b.average_mb_per_s},
-                      {"average_Gbps", b.average_mb_per_s * 8 / 1000},
-                      {"message_rate_Mpps", b.message_rate_mpps},
-                      {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
+  if (r.histogram_relative_error) {
+    j["latency"]["percentiles_from"] = "histogram";
+    j["latency"]["percentile_relative_error"] = *r.histogram_relative_error;
+  }
+  if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
+  if (r.server_bandwidth) {
+    // -b: "bandwidth" is what this side (the client) sent.
+    j["bandwidth_server"] = to_json(*r.server_bandwidth);
+    if (r.bandwidth) j["bandwidth_both"] = to_json(add_directions(*r.bandwidth, *r.server_bandwidth));
   }
   if (r.cpu_client || r.cpu_server) {
     j["cpu"] = {{"region", "warmup and timed iterations of this size"}};

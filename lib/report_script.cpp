@@ -10,6 +10,11 @@ namespace rdmabench {
 
 namespace {
 
+/// With -b, scripts get both directions together, as perftest prints them.
+BandwidthFigures total(const SizeResult& r) {
+  return r.server_bandwidth ? add_directions(*r.bandwidth, *r.server_bandwidth) : *r.bandwidth;
+}
+
 class BareNumberReporter final : public Reporter {
  public:
   BareNumberReporter(std::ostream& out, BareFigure figure) : out_(out), figure_(figure) {}
@@ -18,9 +23,9 @@ class BareNumberReporter final : public Reporter {
     if (figure_ == BareFigure::latency && r.latency) {
       fmt::print(out_, "{:.2f}\n", r.latency->median);
     } else if (figure_ == BareFigure::bandwidth && r.bandwidth) {
-      fmt::print(out_, "{:.2f}\n", r.bandwidth->average_mb_per_s * (gbits_ ? 8.0 / 1000.0 : 1.0));
+      fmt::print(out_, "{:.2f}\n", total(r).average_mb_per_s * (gbits_ ? 8.0 / 1000.0 : 1.0));
     } else if (figure_ == BareFigure::message_rate && r.bandwidth) {
-      fmt::print(out_, "{:.6f}\n", r.bandwidth->message_rate_mpps);
+      fmt::print(out_, "{:.6f}\n", total(r).message_rate_mpps);
     }
     out_.flush();
   }
@@ -49,9 +54,11 @@ class CsvReporter final : public Reporter {
                  l->mean, l->stdev, l->p90, l->p99, l->p99_9, l->p99_99);
     else
       out_ << ",,,,,,,,,,";
-    if (const auto& b = r.bandwidth)
-      fmt::print(out_, "{},{},{},{}", b->seconds, b->peak_mb_per_s, b->average_mb_per_s,
-                 b->message_rate_mpps);
+    if (r.bandwidth) {
+      const auto b = total(r);
+      fmt::print(out_, "{},{},{},{}", b.seconds, b.peak_mb_per_s, b.average_mb_per_s,
+                 b.message_rate_mpps);
+    }
     else
       out_ << ",,,";
     out_ << '\n';

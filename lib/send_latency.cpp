@@ -2,7 +2,10 @@
 // on its receive queue for the server's reply; the server does the mirror
 // image. Each side reposts the receive it consumed. A sample is the time
 // between two consecutive posts, halved for one-way latency as perftest does.
+// A -D run ends with a zero-length send each way: the server, which does not
+// know the count, stops when it sees it.
 #include "engine_internal.hpp"
+#include "latency_recorders.hpp"
 #include "session_internal.hpp"
 
 namespace rdmabench::detail {
@@ -16,58 +19,72 @@ struct SendLatencyLoop {
   PreparedOperation send;
   PreparedReceive receive;
   std::uint64_t bytes;
-  std::uint64_t warmup;
-  std::uint64_t total;
   bool initiator;
 };
 
-template <typename Clock>
-void send_latency_loop(const SendLatencyLoop& L, std::uint64_t* stamps, Watchdog& dog) {
+template <typename Clock, typename Recorder>
+void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& dog) {
   ibv_send_wr wr = L.send.wr;
   ibv_sge sge = L.send.sge;
   wr.sg_list = &sge;
+  ibv_send_wr marker = wr;  // zero-length: the end of a -D run
+  marker.num_sge = 0;
   ibv_recv_wr rwr = L.receive.wr;
   ibv_sge rsge = L.receive.sge;
   rwr.sg_list = &rsge;
   ibv_send_wr* bad = nullptr;
   ibv_recv_wr* bad_receive = nullptr;
   bool signal_pending = false;
-  for (std::uint64_t i = 0; i < L.total; ++i) {
-    if (!L.initiator) reap_receive(L.recv_cq, L.bytes, dog, i);
+  auto receive = [&](std::uint64_t i) {
+    if constexpr (Recorder::kEndsWithMarker) return reap_receive_or_marker(L.recv_cq, L.bytes, dog, i);
+    reap_receive(L.recv_cq, L.bytes, dog, i);
+    return false;
+  };
+  for (std::uint64_t i = 0;; ++i) {
+    bool final = false;
+    if (!L.initiator) final = receive(i);
     const std::uint64_t now = Clock::now();
-    if (i >= L.warmup) stamps[i - L.warmup] = now;
+    if (L.initiator || !Recorder::kEndsWithMarker) final = recorder.last(i, now);
+    recorder.record(i, now);
     if (!L.initiator)
       if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
         dog.post_failed(rc);
-    const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || i + 1 == L.total;
+    const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || final;
     if (signaled) {
       if (signal_pending) reap_one(L.send_cq, dog);
       signal_pending = true;
     }
-    wr.send_flags = L.send.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
-    if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
+    ibv_send_wr& out = Recorder::kEndsWithMarker && final ? marker : wr;
+    out.send_flags = L.send.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
+    if (int rc = ibv_post_send(L.qp, &out, &bad); rc != 0) [[unlikely]]
       dog.post_failed(rc);
     if (L.initiator) {
-      reap_receive(L.recv_cq, L.bytes, dog, i);
+      receive(i);
       if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
         dog.post_failed(rc);
     }
+    if (final) break;
   }
-  if (L.initiator) stamps[L.total - L.warmup] = Clock::now();
+  if (L.initiator) recorder.finish(Clock::now());
   if (signal_pending) reap_one(L.send_cq, dog);
 }
 
 }  // namespace
 
 SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const SendLatencyLoop loop{s.qp.get(),         s.cq.get(),   s.recv_cq.get(),
+  const SendLatencyLoop loop{s.qps.front().get(),         s.cq.get(), s.recv_cq.get(),
                              prepare_operation(s, bytes), prepare_receive(s), bytes,
-                             s.spec.warmup,      s.spec.warmup + s.spec.iterations,
                              s.role == Role::client};
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
   Watchdog dog(s.control, s.timeout, "the peer's send");
-  with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, stamps.data(), dog); });
-
+  if (s.spec.duration_s) {
+    Histogram histogram;  // allocated before timing
+    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
+    with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, recorder, dog); });
+    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
+  }
+  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), s.spec.warmup, s.spec.warmup + s.spec.iterations};
+  with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, recorder, dog); });
   return ping_pong_result(s, bytes, stamps, clock);
 }
 

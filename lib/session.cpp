@@ -26,9 +26,10 @@ Session::Session(Role r, ControlChannel c, TestSpec s)
     : role(r), spec(std::move(s)), control(std::move(c)) {}
 
 Session::~Session() {
-  // Tell rdma_cm we are leaving while the QP still exists; members then
+  // Tell rdma_cm we are leaving while the QPs still exist; members then
   // tear down in the order their declaration describes.
-  if (cm_id && qp) rdma_disconnect(cm_id.get());
+  for (std::size_t i = 0; i < cm_ids.size() && i < qps.size(); ++i)
+    rdma_disconnect(cm_ids[i].get());
 }
 
 namespace {
@@ -43,12 +44,15 @@ std::uint32_t path_mtu_of(ibv_qp* qp) {
   return mtu_bytes(attr.path_mtu);
 }
 
-/// Endpoint exchange and the final barrier, common to both roles.
+/// Endpoint exchange (one per QP, in order) and the final barrier, common
+/// to both roles.
 void finish_handshake(Session& s) {
-  const auto peer = s.control.exchange(local_endpoint(s), s.timeout, "endpoint");
-  if (!s.cm_id) connect_qp(s, peer);
-  else s.path_mtu_bytes = path_mtu_of(s.qp.get());
-  adopt_remote(s, peer);
+  for (std::size_t q = 0; q < s.qps.size(); ++q) {
+    const auto peer = s.control.exchange(local_endpoint(s, q), s.timeout, "endpoint");
+    if (s.cm_ids.empty()) connect_qp(s, q, peer);
+    if (q == 0) adopt_remote(s, peer);
+  }
+  if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
   s.control.barrier(kConnectedBarrier, s.timeout);
 }
 
@@ -58,33 +62,40 @@ AddressFamily family_of(const std::string& host) {
   return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
 }
 
+/// One rdma_cm connection per QP, made one after the other: the first
+/// decides the device and brings up the shared resources.
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
   s.cm_events.reset(rdma_create_event_channel());
   if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
-  rdma_cm_id* id = nullptr;
-  if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
-    throw_system_error("rdma_create_id", errno);
-  s.cm_id.reset(id);
-
   const auto address =
       resolve_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1));
   const int timeout_ms = static_cast<int>(config.timeout.count());
-  if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
-    throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
-  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
-  if (config.qp.traffic_class) {
-    std::uint8_t tos = config.qp.traffic_class;
-    if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
-      throw_system_error("rdma_set_option(TOS) for --tclass", errno);
-  }
-  if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
-  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
+  for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+    rdma_cm_id* id = nullptr;
+    if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+      throw_system_error("rdma_create_id", errno);
+    s.cm_ids.emplace_back(id);
+    if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
+      throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
+    if (config.qp.traffic_class) {
+      std::uint8_t tos = config.qp.traffic_class;
+      if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
+        throw_system_error("rdma_set_option(TOS) for --tclass", errno);
+    }
+    if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
 
-  adopt_cm_device(s, config, notice);
-  create_queues(s, config);
-  auto parameters = cm_parameters(s);
-  if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
-  rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, s.control));
+    if (q == 0) {
+      adopt_cm_device(s, config, notice);
+      create_shared_resources(s, config);
+    }
+    require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+    add_queue_pair(s, id);
+    auto parameters = cm_parameters(s);
+    if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, s.control));
+  }
 }
 
 }  // namespace
@@ -174,25 +185,33 @@ struct Server::Impl {
     }
   }
 
+  /// Accepts the client's connections, one per QP, in the order it makes
+  /// them; the first brings up the shared resources.
   void cm_accept(Session& s) {
-    auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
-    rdma_cm_id* id = request->id;
-    const rdma_conn_param asked = request->param.conn;
-    rdma_ack_cm_event(request);
-    s.cm_id.reset(id);
-    // The connection gets its own event channel, so that it outlives ours.
+    // The connections get their own event channel, so that they outlive ours.
     s.cm_events.reset(rdma_create_event_channel());
-    if (!s.cm_events || rdma_migrate_id(id, s.cm_events.get()) != 0)
-      throw_system_error("rdma_migrate_id", errno);
-    adopt_cm_device(s, config, notice);
-    create_queues(s, config);
-    // Never promise more reads than the client can take, nor issue more
-    // than it serves.
-    s.read_depth = std::min(s.read_depth, asked.responder_resources);
-    s.read_responders = std::min(s.read_responders, asked.initiator_depth);
-    auto parameters = cm_parameters(s);
-    if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));
+    if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+    for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
+      rdma_cm_id* id = request->id;
+      const rdma_conn_param asked = request->param.conn;
+      rdma_ack_cm_event(request);
+      s.cm_ids.emplace_back(id);
+      if (rdma_migrate_id(id, s.cm_events.get()) != 0) throw_system_error("rdma_migrate_id", errno);
+      if (q == 0) {
+        adopt_cm_device(s, config, notice);
+        create_shared_resources(s, config);
+      }
+      require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+      add_queue_pair(s, id);
+      // Never promise more reads than the client can take, nor issue more
+      // than it serves.
+      s.read_depth = std::min(s.read_depth, asked.responder_resources);
+      s.read_responders = std::min(s.read_responders, asked.initiator_depth);
+      auto parameters = cm_parameters(s);
+      if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
+      rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));
+    }
   }
 };
 
@@ -239,6 +258,8 @@ Session Server::accept_client() {
     adopted.cpu_util = hello->cpu_util;
     adopted.validate = hello->validate;
     adopted.atomic = hello->atomic;
+    adopted.queue_pairs = hello->queue_pairs;
+    adopted.duration_s = hello->duration_s;
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

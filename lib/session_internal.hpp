@@ -29,14 +29,20 @@ void check_qp_options(const QpOptions& options, const PortAttributes& port, Conn
 /// Checks the sweep against what the port can carry in one message.
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
 
-/// PD, CQ, QP (on the rdma_cm id when there is one), buffers and MRs.
+/// PD, CQs, buffers and MRs: what every QP of the session shares.
+void create_shared_resources(Session& session, const SideConfig& config);
+
+/// One more RC QP on the shared CQs (on `cm_id` with rdma_cm, else plain).
+void add_queue_pair(Session& session, rdma_cm_id* cm_id);
+
+/// create_shared_resources and every QP of the attribute-exchange method.
 void create_queues(Session& session, const SideConfig& config);
 
-/// What the peer needs from us: QP address and target buffer.
-wire::Endpoint local_endpoint(const Session& session);
+/// What the peer needs from us to reach QP `index` and our target buffer.
+wire::Endpoint local_endpoint(const Session& session, std::size_t index);
 
-/// Moves the QP to RTS towards `peer` (the attribute-exchange method).
-void connect_qp(Session& session, const wire::Endpoint& peer);
+/// Moves QP `index` to RTS towards `peer` (the attribute-exchange method).
+void connect_qp(Session& session, std::size_t index, const wire::Endpoint& peer);
 
 /// Records the peer's target buffer.
 void adopt_remote(Session& session, const wire::Endpoint& peer);

@@ -18,6 +18,7 @@ std::string to_string(AtomicOp op) {
 }
 
 bool server_is_passive(const TestSpec& spec) {
+  if (spec.bidirectional) return false;  // both sides send
   return spec.operation == Operation::read || spec.operation == Operation::atomic ||
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
@@ -39,6 +40,12 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
     return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
            ", the client with " + to_string(client.connect) +
            "; give -R/--rdma-cm on both sides or on neither";
+  }
+  if (server.bidirectional != client.bidirectional) {
+    return std::string("mismatched -b/--bidirectional: the ") +
+           (server.bidirectional ? "server" : "client") + " gives it, the " +
+           (server.bidirectional ? "client" : "server") +
+           " does not; give -b on both sides or on neither";
   }
   return std::nullopt;
 }

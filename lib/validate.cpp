@@ -24,7 +24,7 @@ void post_one(Session& s, std::uint64_t bytes, Watchdog& dog) {
   op.wr.sg_list = &op.sge;
   op.wr.send_flags = op.base_flags | IBV_SEND_SIGNALED;
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(s.qp.get(), &op.wr, &bad); rc != 0) dog.post_failed(rc);
+  if (int rc = ibv_post_send(s.qps.front().get(), &op.wr, &bad); rc != 0) dog.post_failed(rc);
   reap_one(s.cq.get(), dog);
 }
 

@@ -91,6 +91,7 @@ MessageType type_of(const Message& m) {
         if constexpr (std::is_same_v<T, Barrier>) return MessageType::barrier;
         if constexpr (std::is_same_v<T, Abort>) return MessageType::abort;
         if constexpr (std::is_same_v<T, CpuReport>) return MessageType::cpu_report;
+        if constexpr (std::is_same_v<T, BandwidthReport>) return MessageType::bandwidth_report;
       },
       m);
 }
@@ -109,6 +110,9 @@ void write_body(Writer& w, const Hello& m) {
   w.u8(s.cpu_util);
   w.u8(s.validate);
   w.u8(static_cast<std::uint8_t>(s.atomic));
+  w.u32(s.queue_pairs);
+  w.u32(s.duration_s);
+  w.u8(s.bidirectional);
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
@@ -128,6 +132,29 @@ void write_body(Writer& w, const CpuReport& m) {
                    u.machine_steal_cores})
     w.f64(v);
   w.optional_f64(u.machine_iowait_cores);
+}
+
+void write_body(Writer& w, const BandwidthReport& m) {
+  const BandwidthFigures& b = m.figures;
+  for (double v : {b.seconds, b.peak_mb_per_s, b.average_mb_per_s, b.message_rate_mpps}) w.f64(v);
+  w.u64(b.messages);
+  require(b.per_qp_mb_per_s.size() <= kMaxQueuePairs, "more per-QP figures than queue pairs");
+  w.u16(static_cast<std::uint16_t>(b.per_qp_mb_per_s.size()));
+  for (double v : b.per_qp_mb_per_s) w.f64(v);
+}
+
+BandwidthReport read_bandwidth_report(Reader& r) {
+  BandwidthReport m;
+  BandwidthFigures& b = m.figures;
+  for (double* v : {&b.seconds, &b.peak_mb_per_s, &b.average_mb_per_s, &b.message_rate_mpps})
+    *v = r.f64();
+  b.messages = r.u64();
+  const std::size_t count = r.u16();
+  require(count <= kMaxQueuePairs,
+          fmt::format("bandwidth report: {} per-QP figures (at most {})", count, kMaxQueuePairs));
+  b.per_qp_mb_per_s.resize(count);
+  for (double& v : b.per_qp_mb_per_s) v = r.f64();
+  return m;
 }
 
 CpuReport read_cpu_report(Reader& r) {
@@ -180,6 +207,11 @@ Hello read_hello(Reader& r) {
   s.cpu_util = r.u8() != 0;
   s.validate = r.u8() != 0;
   s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");
+  s.queue_pairs = r.u32();
+  require(s.queue_pairs >= 1 && s.queue_pairs <= kMaxQueuePairs,
+          fmt::format("hello message: {} queue pairs (expected 1 to {})", s.queue_pairs, kMaxQueuePairs));
+  s.duration_s = r.u32();
+  s.bidirectional = r.u8() != 0;
   const std::size_t count = r.u16();
   require(count >= 1 && count <= kMaxSizes,
           fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
@@ -213,6 +245,7 @@ std::string type_name(const Message& message) {
     case MessageType::barrier: return "barrier";
     case MessageType::abort: return "abort";
     case MessageType::cpu_report: return "cpu report";
+    case MessageType::bandwidth_report: return "bandwidth report";
   }
   return "unknown";
 }
@@ -243,7 +276,7 @@ FrameHeader decode_header(std::span<const std::uint8_t> header) {
                       "use the same rdmabench version on both sides",
                       version, kVersion));
   const auto type = r.u16();
-  require(type >= 1 && type <= 6, fmt::format("unknown control message type {}", type));
+  require(type >= 1 && type <= 7, fmt::format("unknown control message type {}", type));
   const auto length = r.u32();
   require(length <= kMaxPayload,
           fmt::format("control message of {} bytes exceeds the {}-byte limit", length, kMaxPayload));
@@ -275,6 +308,8 @@ Message decode_payload(MessageType type, std::span<const std::uint8_t> payload) 
       return read_whole(payload, "barrier", [](Reader& r) { return Barrier{r.u32()}; });
     case MessageType::cpu_report: return read_whole(payload, "cpu report", read_cpu_report);
     case MessageType::endpoint: return read_whole(payload, "endpoint", read_endpoint);
+    case MessageType::bandwidth_report:
+      return read_whole(payload, "bandwidth report", read_bandwidth_report);
   }
   throw Error("unknown control message type");
 }

@@ -1,19 +1,24 @@
 // Write latency: ping-pong. The client writes a message whose last byte
 // carries an iteration tag; the server spins on that byte, then writes back.
 // A sample is the time between two consecutive posts (one full round trip,
-// everything included), halved for one-way latency as perftest does.
+// everything included), halved for one-way latency as perftest does. The
+// last message carries kFinalTag, which tells the server (who, in a -D run,
+// does not know the count) to answer once more and stop.
 #include <cstring>
 
 #include "engine_internal.hpp"
+#include "latency_recorders.hpp"
 #include "session_internal.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
 
-/// 1..255, never 0: the target byte is zeroed before each size, and two
-/// consecutive iterations never carry the same tag.
-inline std::uint8_t tag_of(std::uint64_t i) { return static_cast<std::uint8_t>(i % 255 + 1); }
+constexpr std::uint8_t kFinalTag = 255;
+
+/// 1..254, never 0 or kFinalTag: the target byte is zeroed before each size,
+/// and two consecutive iterations never carry the same tag.
+inline std::uint8_t tag_of(std::uint64_t i) { return static_cast<std::uint8_t>(i % 254 + 1); }
 
 struct LatencyLoop {
   ibv_qp* qp;
@@ -21,28 +26,30 @@ struct LatencyLoop {
   PreparedOperation write;
   volatile std::uint8_t* incoming;  ///< last byte of our target buffer
   std::uint8_t* outgoing;           ///< last byte of our source buffer
-  std::uint64_t warmup;
-  std::uint64_t total;              ///< warmup + timed iterations
   bool initiator;
 };
 
-/// Stamps: one per timed iteration plus, for the initiator, the end of the
-/// last round trip. Nothing else is recorded in the loop.
-template <typename Clock>
-void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, Watchdog& dog) {
+/// One stamp per message through `recorder`; nothing else in the loop.
+template <typename Clock, typename Recorder>
+void write_latency_loop(const LatencyLoop& L, Recorder& recorder, Watchdog& dog) {
   ibv_send_wr wr = L.write.wr;
   ibv_sge sge = L.write.sge;
   wr.sg_list = &sge;
   ibv_send_wr* bad = nullptr;
   bool signal_pending = false;
-  for (std::uint64_t i = 0; i < L.total; ++i) {
-    const std::uint8_t tag = tag_of(i);
-    if (!L.initiator)
-      while (*L.incoming != tag) dog.idle(i);
+  for (std::uint64_t i = 0;; ++i) {
+    std::uint8_t tag = tag_of(i);
+    if (!L.initiator) {
+      std::uint8_t seen;
+      while ((seen = *L.incoming) != tag && seen != kFinalTag) dog.idle(i);
+      tag = seen;  // the final tag is echoed, and ends the loop here too
+    }
     const std::uint64_t now = Clock::now();
-    if (i >= L.warmup) stamps[i - L.warmup] = now;
+    if (L.initiator && recorder.last(i, now)) tag = kFinalTag;
+    recorder.record(i, now);
     *L.outgoing = tag;
-    const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || i + 1 == L.total;
+    const bool final = tag == kFinalTag;
+    const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || final;
     if (signaled) {
       if (signal_pending) reap_one(L.cq, dog);
       signal_pending = true;
@@ -52,8 +59,9 @@ void write_latency_loop(const LatencyLoop& L, std::uint64_t* stamps, Watchdog& d
       dog.post_failed(rc);
     if (L.initiator)
       while (*L.incoming != tag) dog.idle(i);
+    if (final) break;
   }
-  if (L.initiator) stamps[L.total - L.warmup] = Clock::now();
+  if (L.initiator) recorder.finish(Clock::now());
   if (signal_pending) reap_one(L.cq, dog);
 }
 
@@ -64,18 +72,22 @@ void reset_latency_target(Session& s, std::uint64_t bytes) {
 }
 
 SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  LatencyLoop loop{s.qp.get(),
-                   s.cq.get(),
-                   prepare_operation(s, bytes),
-                   reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1),
-                   reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
-                   s.spec.warmup,
-                   s.spec.warmup + s.spec.iterations,
-                   s.role == Role::client};
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  const LatencyLoop loop{s.qps.front().get(),
+                         s.cq.get(),
+                         prepare_operation(s, bytes),
+                         reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1),
+                         reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
+                         s.role == Role::client};
   Watchdog dog(s.control, s.timeout, "the peer's write");
-  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, stamps.data(), dog); });
-
+  if (s.spec.duration_s) {
+    Histogram histogram;  // allocated before timing
+    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
+    with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, recorder, dog); });
+    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
+  }
+  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), s.spec.warmup, s.spec.warmup + s.spec.iterations};
+  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, recorder, dog); });
   return ping_pong_result(s, bytes, stamps, clock);
 }
 

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <limits>
 #include <sstream>
+
+#include "rdmabench/wire.hpp"
 
 namespace po = boost::program_options;
 
@@ -35,11 +38,13 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", clock = "auto", output, atomic;
+  std::string device, size, mem = "host", clock = "auto", output, atomic, numa = "auto";
+  long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
   long long iterations = 0, tx_depth = 0, warmup = -1, cq_mod = 0, rx_depth = 0, post_list = 0;
+  long long queue_pairs = 1, duration_s = 0;
   long long inline_size = -1, mtu = 0, sl = 0, tclass = 0;
   double timeout_s = 10;
 };
@@ -50,13 +55,27 @@ void require_range(const char* option, T value, T low, T high, const char* unit 
     throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
 }
 
+/// --cpu must name a CPU this process may use; --numa is auto or off.
+void parse_placement(const RawOptions& raw, const po::variables_map& vm, CpuPlacementRequest& placement) {
+  if (raw.numa == "auto") placement.follow_device_numa = true;
+  else if (raw.numa == "off") placement.follow_device_numa = false;
+  else throw UsageError(fmt::format("--numa {} is unknown: expected auto or off", raw.numa));
+  if (!vm.count("cpu")) return;
+  const auto allowed = allowed_cpus();
+  const bool fits = raw.cpu >= 0 && raw.cpu <= std::numeric_limits<int>::max();
+  if (!fits || !std::binary_search(allowed.begin(), allowed.end(), static_cast<int>(raw.cpu)))
+    throw UsageError(fmt::format("--cpu {} is not a CPU this process may run on; valid CPUs: {}", raw.cpu,
+                                 format_cpu_list(allowed)));
+  placement.cpu = static_cast<int>(raw.cpu);
+}
+
 }  // namespace
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args) {
   RawOptions raw;
   CommandLine cl;
   po::options_description device("Device"), connection("Connection"), test("Test"),
-      memory("Memory"), output("Output"), general("General");
+      memory("Memory"), placement("CPU placement"), output("Output"), general("General");
   device.add_options()
       ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
       ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
@@ -72,6 +91,9 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
+      ("duration,D", po::value(&raw.duration_s), "run each size for SECONDS instead of -n; the first and last tenth are not timed")
+      ("qp,q", po::value(&raw.queue_pairs), "queue pairs on the connection (bandwidth tests; default 1)")
+      ("bidirectional,b", po::bool_switch(&cl.spec.bidirectional), "both sides send at once (bandwidth tests; give it on both sides)")
       ("atomic-type,A", po::value(&raw.atomic), "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
@@ -81,6 +103,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth)");
   memory.add_options()
       ("mem", po::value(&raw.mem)->default_value("host"), "buffer memory on this side: host or hugepage");
+  placement.add_options()
+      ("cpu", po::value(&raw.cpu), "run the benchmark thread on this CPU only")
+      ("numa", po::value(&raw.numa)->default_value("auto"),
+       "auto: run on the CPUs of the device's NUMA node (when known); off: leave it to the scheduler");
   output.add_options()
       ("cpu-util", po::bool_switch(&cl.spec.cpu_util), "report the CPU cost of each size on both sides")
       ("validate", po::bool_switch(&cl.spec.validate), "after each size, check every byte of untimed messages")
@@ -94,7 +120,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("help,h", po::bool_switch(&cl.show_help), "show this help")
       ("version", po::bool_switch(&cl.show_version), "show the version");
   po::options_description all;
-  all.add(device).add(connection).add(test).add(memory).add(output).add(general);
+  all.add(device).add(connection).add(test).add(memory).add(placement).add(output).add(general);
   po::options_description hidden;
   hidden.add_options()("server", po::value(&cl.side.server));
   po::options_description parsed;
@@ -150,6 +176,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     require_range("-I/--inline-size", raw.inline_size, 0LL, 65536LL);
     cl.side.qp.inline_bytes = static_cast<std::uint32_t>(raw.inline_size);
   }
+  parse_placement(raw, vm, cl.placement);
   if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
   else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;
   else if (raw.clock == "monotonic") cl.clock = ClockChoice::monotonic;
@@ -227,6 +254,34 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     else
       throw UsageError(fmt::format("--output {} does not fit {}: expected {}", raw.output, kind.name,
                                    latency ? "latency" : "bandwidth or message_rate"));
+  }
+  if (vm.count("qp")) {
+    if (kind.measurement != Measurement::bandwidth)
+      throw UsageError("-q/--qp applies to bandwidth tests; " + kind.name + " times one message at a time on one QP");
+    require_range("-q/--qp", raw.queue_pairs, 1LL, static_cast<long long>(wire::kMaxQueuePairs));
+    spec.queue_pairs = static_cast<std::uint32_t>(raw.queue_pairs);
+  }
+  if (spec.bidirectional && kind.measurement != Measurement::bandwidth)
+    throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
+                     " already times messages in both directions");
+  if (spec.bidirectional && kind.operation == Operation::send)
+    throw UsageError("-b/--bidirectional is not available in " + kind.name +
+                     " yet (its receiving side has no sending loop); rdma_write_bw -b and "
+                     "rdma_read_bw -b measure both directions");
+  if (vm.count("duration")) {
+    require_range("-D/--duration", raw.duration_s, 1LL, 86400LL, " seconds");
+    if (vm.count("iters"))
+      throw UsageError("-D/--duration and -n/--iters conflict: a run is either timed or counted; give one");
+    if (sweep)
+      throw UsageError("-D/--duration and -a/--all conflict: a timed run measures one size; give -s");
+    if (vm.count("warmup"))
+      throw UsageError("-D/--duration and --warmup conflict: a timed run leaves out its first tenth "
+                       "instead of counted warm-up messages");
+    if (!cl.samples_path.empty())
+      throw UsageError("-D/--duration and --dump-samples conflict: a timed run keeps a histogram, "
+                       "not every sample; use -n to keep them");
+    spec.duration_s = static_cast<std::uint32_t>(raw.duration_s);
+    spec.warmup = 0;
   }
   if (spec.validate && kind.operation == Operation::atomic)
     throw UsageError("--validate checks data transfers; atomics move no buffer to check");

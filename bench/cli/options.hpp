@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rdmabench/clock.hpp"
+#include "rdmabench/cpu_affinity.hpp"
 #include "rdmabench/error.hpp"
 #include "rdmabench/memory.hpp"
 #include "rdmabench/report.hpp"
@@ -35,6 +36,7 @@ struct CommandLine {
   std::string csv_path;
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
+  CpuPlacementRequest placement;  ///< --cpu, --numa
   bool show_help = false;
   bool show_version = false;
   std::string help_text;

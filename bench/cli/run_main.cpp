@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "rdmabench/cpu_affinity.hpp"
 #include "rdmabench/cpu_governor.hpp"
 #include "rdmabench/engine.hpp"
 #include "rdmabench/version.hpp"
@@ -56,6 +57,16 @@ Outputs make_outputs(const CommandLine& cl) {
   return o;
 }
 
+/// The placement's part of the report context.
+void describe_placement(const CpuPlacement& placement, RunContext& context) {
+  context.device_numa_node = placement.device_numa_node;
+  context.pinned_cpus = format_cpu_list(placement.cpus);
+  context.cpu_placement = placement.description;
+  // Hook for GPU memory: once a CUDA provider reports its GPU's PCI address,
+  // gpu_relationship gets that GPU's relationship to the device
+  // (topology.hpp: relationship()). Host memory leaves it empty.
+}
+
 int run(const BenchmarkKind& kind, const CommandLine& cl) {
   const Notice notice = [&](const std::string& message) {
     std::cerr << kind.name << ": " << message << std::endl;
@@ -63,9 +74,19 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
   if (auto warning = governor_warning()) notice(*warning);
   const ClockInfo clock = choose_clock(cl.clock);
+  // Pin as early as the device is known, so that buffers are allocated (first
+  // touched) near it; without -d that is only once the session has opened it.
+  std::optional<CpuPlacement> placement;
+  if (!cl.side.device.empty()) placement = place_thread_near_device(cl.placement, cl.side.device);
   auto run_session = [&](Session& session) {
+    if (!placement) {
+      placement = place_thread_near_device(cl.placement, session.port.device);
+      if (!placement->cpus.empty())
+        placement->description += "; pinned after setup, so buffers may lie elsewhere (name the device with -d)";
+    }
     RunContext context = describe_run(session, clock);
     context.report_gbits = cl.report_gbits;
+    describe_placement(*placement, context);
     run_benchmark(session, clock, context, *outputs.reporter);
   };
   if (cl.is_client()) {

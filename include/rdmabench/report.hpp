@@ -50,5 +50,6 @@ std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter
 
 nlohmann::json to_json(const RunContext& context);
 nlohmann::json to_json(const SizeResult& result, const RunContext& context);
+nlohmann::json to_json(const BandwidthFigures& figures);
 
 }  // namespace rdmabench

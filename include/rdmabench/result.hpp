@@ -18,7 +18,23 @@ struct BandwidthFigures {
   double peak_mb_per_s = 0;     ///< best window of tx-depth messages
   double average_mb_per_s = 0;  ///< all timed bytes / all timed seconds
   double message_rate_mpps = 0;
+  std::uint64_t messages = 0;  ///< timed messages (with -D: those inside the window)
+  std::vector<double> per_qp_mb_per_s;  ///< with -q: each QP's average, in QP order
+  bool operator==(const BandwidthFigures&) const = default;
 };
+
+/// Both directions of a -b run together: rates and message counts add up;
+/// the time is the longer of the two. Peaks add too, which bounds the best
+/// combined moment from above; it is labeled as a sum where printed.
+inline BandwidthFigures add_directions(const BandwidthFigures& a, const BandwidthFigures& b) {
+  BandwidthFigures sum;
+  sum.seconds = a.seconds > b.seconds ? a.seconds : b.seconds;
+  sum.peak_mb_per_s = a.peak_mb_per_s + b.peak_mb_per_s;
+  sum.average_mb_per_s = a.average_mb_per_s + b.average_mb_per_s;
+  sum.message_rate_mpps = a.message_rate_mpps + b.message_rate_mpps;
+  sum.messages = a.messages + b.messages;
+  return sum;
+}
 
 struct SizeResult {
   std::uint64_t bytes = 0;
@@ -31,6 +47,12 @@ struct SizeResult {
   /// included; bytes counted the same way). The server's reaches the client.
   std::optional<CpuUsage> cpu_client;
   std::optional<CpuUsage> cpu_server;
+  /// With -b: the server's own sending figures (the client's are
+  /// `bandwidth`); reports add the two.
+  std::optional<BandwidthFigures> server_bandwidth;
+  /// With -D: percentiles come from a histogram whose relative error is at
+  /// most this (exact count, min, max, mean and stdev).
+  std::optional<double> histogram_relative_error;
   bool validated = false;  ///< --validate checked every byte of this size's untimed messages
 };
 
@@ -59,7 +81,16 @@ struct RunContext {
   std::uint32_t tx_depth = 0;
   std::uint32_t max_inline = 0;
   std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
+  std::uint32_t queue_pairs = 1;
+  std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
+  bool bidirectional = false;
   bool report_gbits = false;
+  std::optional<int> device_numa_node;  ///< empty: unknown (a soft device, or firmware says -1)
+  std::string pinned_cpus;              ///< "0-3"; empty: the thread was not pinned
+  std::string cpu_placement;            ///< why these CPUs: "CPUs 0-3 (NUMA node 0 of mlx5_0)"
+  /// With GPU memory on this side: the GPU's relationship to the device
+  /// ("PIX: ..."), from the topology. Empty without a GPU.
+  std::string gpu_relationship;
 };
 
 }  // namespace rdmabench

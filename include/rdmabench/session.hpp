@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "rdmabench/control_channel.hpp"
 #include "rdmabench/memory.hpp"
@@ -60,7 +61,7 @@ class Session {
   // context, the rdma_cm id (which may own the context) after them, and the
   // event channel last. ~Session disconnects the rdma_cm id first.
   EventChannel cm_events;
-  CmId cm_id;
+  std::vector<CmId> cm_ids;     ///< with rdma_cm: one connection per QP
   Context owned_context;        ///< set when the device was opened by name
   ibv_context* context = nullptr;
   PortAttributes port;
@@ -68,7 +69,7 @@ class Session {
   ProtectionDomain pd;
   CompletionQueue cq;       ///< completions of our sends, writes and reads
   CompletionQueue recv_cq;  ///< completions of our posted receives
-  QueuePair qp;
+  std::vector<QueuePair> qps;   ///< spec.queue_pairs of them; latency loops use one
   std::unique_ptr<MemoryProvider> memory;
   Buffer local_buffer;    ///< what our own work requests use: write source, read destination
   Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source
@@ -81,7 +82,7 @@ class Session {
   std::uint32_t max_inline = 0;
   std::uint32_t send_queue_depth = 0;
   std::uint32_t receive_queue_depth = 0;
-  std::uint32_t local_psn = 0;
+  std::uint32_t local_psn = 0;       ///< every QP starts its sends here
   std::uint8_t read_depth = 0;       ///< RDMA reads we may have outstanding (initiator depth)
   std::uint8_t read_responders = 0;  ///< reads we accept outstanding (responder resources)
   Milliseconds timeout{10000};

@@ -31,10 +31,13 @@ struct TestSpec {
   std::uint32_t tx_depth = 128;
   std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
   std::uint32_t rx_depth = 512;  ///< receives kept posted (send tests)
-  std::uint32_t cq_mod = 0;
-  bool cpu_util = false;
+  std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
+  std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
+  std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`
+  bool bidirectional = false;    ///< -b: both sides send at once (bandwidth tests)
+  bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size
-  AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only  ///< both sides account CPU per size; the server sends its figures  ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
+  AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
 
   bool operator==(const TestSpec&) const = default;
 };

@@ -13,19 +13,22 @@
 #include <vector>
 
 #include "rdmabench/cpu_usage.hpp"
+#include "rdmabench/result.hpp"
 #include "rdmabench/test_spec.hpp"
 
 namespace rdmabench::wire {
 
 inline constexpr std::uint32_t kMagic = 0x52444D42;  // "RDMB"
-inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::uint16_t kVersion = 2;  // 2: -q, -D and -b in the hello
 inline constexpr std::size_t kHeaderSize = 12;
 inline constexpr std::uint32_t kMaxPayload = 64 * 1024;
 inline constexpr std::size_t kMaxSizes = 64;
 inline constexpr std::size_t kMaxText = 1024;
+inline constexpr std::uint32_t kMaxQueuePairs = 1024;
 
 enum class MessageType : std::uint16_t {
-  hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5, cpu_report = 6
+  hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5, cpu_report = 6,
+  bandwidth_report = 7
 };
 
 /// Client -> server: the test the client wants to run.
@@ -73,7 +76,13 @@ struct CpuReport {
   bool operator==(const CpuReport&) const = default;
 };
 
-using Message = std::variant<Hello, Reject, Endpoint, Barrier, Abort, CpuReport>;
+/// Server -> client after each size with -b: what the server sent.
+struct BandwidthReport {
+  BandwidthFigures figures;
+  bool operator==(const BandwidthReport&) const = default;
+};
+
+using Message = std::variant<Hello, Reject, Endpoint, Barrier, Abort, CpuReport, BandwidthReport>;
 
 std::string type_name(const Message& message);
 

@@ -367,3 +367,63 @@ TEST_CASE("options: an unknown --mem is refused before connecting, listing the v
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:0"}), UsageError,
                          MessageContains("--mem: unknown memory type 'cuda:0'; valid: host, hugepage"));
 }
+
+TEST_CASE("options: -q, -D and -b land in the spec", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {"-q", "4", "-D", "3", "-b"});
+  CHECK(cl.spec.queue_pairs == 4);
+  CHECK(cl.spec.duration_s == 3);
+  CHECK(cl.spec.bidirectional);
+  CHECK(cl.spec.warmup == 0);  // -D leaves out its first tenth instead
+  const auto latency = parse_command_line(kLatency, {"--duration", "2"});
+  CHECK(latency.spec.duration_s == 2);
+}
+
+TEST_CASE("options: -q and -b belong to bandwidth tests", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"-q", "2"}), UsageError,
+                         MessageContains("-q/--qp applies to bandwidth tests"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"-b"}), UsageError,
+                         MessageContains("-b/--bidirectional applies to bandwidth tests"));
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  REQUIRE_THROWS_MATCHES(parse_command_line(send_bw, {"-b"}), UsageError,
+                         MessageContains("-b/--bidirectional is not available in rdma_send_bw"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-q", "0"}), UsageError,
+                         MessageContains("-q/--qp 0 is out of range: expected 1 to 1024"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-q", "1025"}), UsageError,
+                         MessageContains("-q/--qp 1025 is out of range"));
+}
+
+TEST_CASE("options: -D conflicts are refused, naming both options", "[options]") {
+  struct Case {
+    BenchmarkKind kind;
+    Args args;
+    const char* message;
+  };
+  for (const auto& c : {Case{kBandwidth, {"-D", "2", "-n", "100"}, "-D/--duration and -n/--iters conflict"},
+                        Case{kBandwidth, {"-D", "2", "-a"}, "-D/--duration and -a/--all conflict"},
+                        Case{kLatency, {"-D", "2", "--warmup", "5"}, "-D/--duration and --warmup conflict"},
+                        Case{kLatency, {"-D", "2", "--dump-samples", "x"},
+                             "-D/--duration and --dump-samples conflict"},
+                        Case{kLatency, {"-D", "0"}, "-D/--duration 0 is out of range: expected 1 to 86400 seconds"}}) {
+    INFO(c.message);
+    REQUIRE_THROWS_MATCHES(parse_command_line(c.kind, c.args), UsageError, MessageContains(c.message));
+  }
+}
+
+TEST_CASE("options: CPU placement defaults to the device's NUMA node", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {});
+  CHECK(cl.placement.follow_device_numa);
+  CHECK_FALSE(cl.placement.cpu.has_value());
+  CHECK_FALSE(parse_command_line(kBandwidth, {"--numa", "off"}).placement.follow_device_numa);
+  const int cpu = rdmabench::allowed_cpus().front();
+  CHECK(parse_command_line(kLatency, {"--cpu", std::to_string(cpu)}).placement.cpu == cpu);
+}
+
+TEST_CASE("options: a CPU the process may not use is refused, naming the valid ones", "[options]") {
+  const auto valid = rdmabench::format_cpu_list(rdmabench::allowed_cpus());
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--cpu", "100000"}), UsageError,
+                         MessageContains("--cpu 100000 is not a CPU this process may run on; valid CPUs: " + valid));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--cpu=-1"}), UsageError,
+                         MessageContains("--cpu -1 is not a CPU"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--numa", "on"}), UsageError,
+                         MessageContains("--numa on is unknown: expected auto or off"));
+}

@@ -74,7 +74,7 @@ SizeResult bandwidth_result() {
   r.bytes = 65536;
   r.iterations = 5000;
   r.warmup = 128;
-  r.bandwidth = BandwidthFigures{0.0291, 12500.0, 11250.0, 0.171661};
+  r.bandwidth = BandwidthFigures{0.0291, 12500.0, 11250.0, 0.171661, 5000, {}};
   return r;
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("report: console latency table, golden", "[report]") {
       kRule + "\n" +
       "                   RDMA Write Latency Test (rdmabench 0.1.0, client)                   \n" +
       kContextBlock +
-      " Queue           : tx depth 1, max inline 220 bytes\n"
+      " Queue           : 1 QP, tx depth 1 each, max inline 220 bytes\n"
       " Clock           : TSC, 2400 MHz\n"
       " Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
       "counted\n" +
@@ -177,7 +177,7 @@ TEST_CASE("report: console bandwidth table, golden", "[report]") {
       kRule + "\n" +
       "                     RDMA Write BW Test (rdmabench 0.1.0, client)                      \n" +
       kContextBlock +
-      " Queue           : tx depth 128, max inline 220 bytes\n"
+      " Queue           : 1 QP, tx depth 128 each, max inline 220 bytes\n"
       " Clock           : TSC, 2400 MHz\n"
       " Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
       kRule + "\n" +
@@ -369,4 +369,31 @@ TEST_CASE("report: the progress line counts sizes and clears itself", "[report]"
   progress->end();
   CHECK_THAT(out.str(), Catch::Contains("\r[2/2] 65536 bytes done"));
   CHECK_THAT(out.str(), Catch::EndsWith("\r"));
+}
+
+TEST_CASE("report: console shows the CPU placement and a GPU's relationship when known", "[report]") {
+  auto c = context(true);
+  CHECK(console(c, {}).find("CPU placement") == std::string::npos);  // not decided: no line
+  c.cpu_placement = "CPUs 0-3 (NUMA node 0 of mlx5_0)";
+  c.gpu_relationship = "PIX: at most a single PCIe bridge";
+  const auto text = console(c, {});
+  CHECK_THAT(text, Catch::Contains(" CPU placement   : CPUs 0-3 (NUMA node 0 of mlx5_0)\n"));
+  CHECK_THAT(text, Catch::Contains(" GPU to device   : PIX: at most a single PCIe bridge\n"));
+}
+
+TEST_CASE("report: JSON context carries the NUMA node, pinning and GPU relationship", "[report]") {
+  auto c = context(false);
+  auto j = to_json(c);
+  CHECK(j["numa"]["device_node"].is_null());
+  CHECK(j["numa"]["pinned_cpus"] == "");
+  CHECK(j["gpu_relationship"].is_null());  // no GPU: null, not an empty code
+  c.device_numa_node = 1;
+  c.pinned_cpus = "4-7";
+  c.cpu_placement = "CPUs 4-7 (NUMA node 1 of mlx5_0)";
+  c.gpu_relationship = "SYS: across NUMA nodes";
+  j = to_json(c);
+  CHECK(j["numa"]["device_node"] == 1);
+  CHECK(j["numa"]["pinned_cpus"] == "4-7");
+  CHECK(j["numa"]["placement"] == "CPUs 4-7 (NUMA node 1 of mlx5_0)");
+  CHECK(j["gpu_relationship"] == "SYS: across NUMA nodes");
 }

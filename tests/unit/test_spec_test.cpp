@@ -137,3 +137,21 @@ TEST_CASE("test_spec: atomics are passive on the server and must agree on -A", "
   REQUIRE(conflict);
   CHECK_THAT(*conflict, Catch::Contains("mismatched -A/--atomic-type: the server runs FETCH_AND_ADD, the client CMP_AND_SWAP"));
 }
+
+TEST_CASE("test spec: -b must be given on both sides", "[spec]") {
+  rdmabench::TestSpec server, client;
+  client.bidirectional = true;
+  const auto conflict = rdmabench::find_conflict(server, client);
+  REQUIRE(conflict);
+  CHECK_THAT(*conflict, Catch::Contains("mismatched -b/--bidirectional: the client gives it"));
+  server.bidirectional = true;
+  CHECK_FALSE(rdmabench::find_conflict(server, client));
+}
+
+TEST_CASE("test spec: with -b no server is passive", "[spec]") {
+  rdmabench::TestSpec spec;
+  spec.operation = rdmabench::Operation::read;
+  CHECK(rdmabench::server_is_passive(spec));
+  spec.bidirectional = true;
+  CHECK_FALSE(rdmabench::server_is_passive(spec));
+}

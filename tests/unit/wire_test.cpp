@@ -63,6 +63,9 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   b.push_back(0);  // cpu_util
   b.push_back(0);  // validate
   b.push_back(1);  // atomic: fetch and add
+  put(b, 1, 4);    // queue pairs
+  put(b, 0, 4);    // duration
+  b.push_back(0);  // bidirectional
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   return b;
@@ -154,7 +157,7 @@ TEST_CASE("wire: type names", "[wire]") {
 
 TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
   const Bytes expected{0x52, 0x44, 0x4D, 0x42,  // magic "RDMB"
-                       0x00, 0x01,              // version 1
+                       0x00, 0x02,              // version 2
                        0x00, 0x04,              // type barrier
                        0x00, 0x00, 0x00, 0x04,  // payload length
                        0x01, 0x02, 0x03, 0x04};  // sequence
@@ -162,7 +165,7 @@ TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]
 }
 
 TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
-  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x01, 0x00, 0x05,  // magic, version, abort
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x02, 0x00, 0x05,  // magic, version, abort
                        0x00, 0x00, 0x00, 0x04,                          // payload length
                        0x00, 0x02, 'n', 'o'};                           // u16 length, text
   CHECK(wire::encode(wire::Abort{"no"}) == expected);
@@ -234,16 +237,16 @@ TEST_CASE("wire: rejects a frame that is not ours", "[wire]") {
 }
 
 TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
-  auto f = header(4, 4, wire::kMagic, 2);
+  auto f = header(4, 4, wire::kMagic, 1);
   put(f, 1, 4);
   REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
-                         MessageContains("version 2") && MessageContains("speaks 1"));
+                         MessageContains("version 1") && MessageContains("speaks 2"));
   REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, wire::kMagic, 0)), rdmabench::Error,
                          MessageContains("version 0"));
 }
 
 TEST_CASE("wire: rejects unknown message types", "[wire]") {
-  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 7, 0xffff}) {
+  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 8, 0xffff}) {
     INFO("type " << type);
     REQUIRE_THROWS_MATCHES(wire::decode_header(header(type, 0)), rdmabench::Error,
                            MessageContains("unknown control message type " + std::to_string(type)));
@@ -350,4 +353,29 @@ TEST_CASE("wire: Hello carries --cpu-util", "[wire]") {
   rdmabench::TestSpec s;
   s.cpu_util = true;
   CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.cpu_util);
+}
+
+TEST_CASE("wire: Hello carries -q, -D and -b", "[wire]") {
+  rdmabench::TestSpec s;
+  s.queue_pairs = 16;
+  s.duration_s = 7;
+  s.bidirectional = true;
+  const auto back = std::get<wire::Hello>(round_trip(wire::Hello{s})).spec;
+  CHECK(back == s);
+}
+
+TEST_CASE("wire: Hello with 0 or too many queue pairs is rejected", "[wire]") {
+  for (std::uint32_t qps : {0u, wire::kMaxQueuePairs + 1}) {
+    rdmabench::TestSpec s;
+    s.queue_pairs = qps;
+    REQUIRE_THROWS_MATCHES(round_trip(wire::Hello{s}), rdmabench::Error, MessageContains("queue pairs"));
+  }
+}
+
+TEST_CASE("wire: BandwidthReport round trip keeps the per-QP figures", "[wire]") {
+  rdmabench::BandwidthFigures b{1.5, 900.0, 850.0, 0.013, 19456, {425.0, 425.0}};
+  CHECK(std::get<wire::BandwidthReport>(round_trip(wire::BandwidthReport{b})).figures == b);
+  b.per_qp_mb_per_s.clear();
+  CHECK(std::get<wire::BandwidthReport>(round_trip(wire::BandwidthReport{b})).figures == b);
+  CHECK(wire::type_name(wire::BandwidthReport{}) == "bandwidth report");
 }

@@ -1,0 +1,137 @@
+// -q, -b and -D as server/client pairs: per-QP figures that add up, both
+// directions measured and combined, timed runs with histogram percentiles.
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "lab.hpp"
+
+using namespace lab;
+using namespace std::chrono_literals;
+
+namespace {
+
+nlohmann::json client_json(const std::string& binary, const Device& d, const Args& extra,
+                           Pair* out = nullptr) {
+  TempDir tmp;
+  const auto json = (tmp.path / "run.json").string();
+  Args server{"-d", d.name}, client{"-d", d.name, "--json", json};
+  server.insert(server.end(), extra.begin(), extra.end());
+  client.insert(client.end(), extra.begin(), extra.end());
+  auto p = run_pair_ok(binary, server, d.address, client);
+  INFO(p.client->describe());
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 1);
+  if (out) *out = std::move(p);
+  return lines[0];
+}
+
+void check_queue_pairs(const std::string& binary, const Device& d, const Args& extra, int qps) {
+  Args args{"-q", std::to_string(qps), "-n", "500", "-s", "16384"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto j = client_json(binary, d, args);
+  CHECK(j.at("context").at("queue_pairs") == qps);
+  const auto& b = j.at("bandwidth");
+  CHECK(b.at("messages") == 500 * qps);  // -n counts per QP, as in perftest
+  const auto per_qp = b.at("per_qp_average_MBps").get<std::vector<double>>();
+  REQUIRE(per_qp.size() == static_cast<std::size_t>(qps));
+  for (double v : per_qp) CHECK(v > 0);
+  const double sum = std::accumulate(per_qp.begin(), per_qp.end(), 0.0);
+  CHECK(std::abs(sum - b.at("average_MBps").get<double>()) < 1e-6 * sum);
+}
+
+void check_bidirectional(const std::string& binary, const Device& d) {
+  Pair p;
+  const auto j = client_json(binary, d, {"-b", "-n", "1000", "-s", "16384"}, &p);
+  CHECK(j.at("context").at("bidirectional") == true);
+  const double mine = j.at("bandwidth").at("average_MBps");
+  const double theirs = j.at("bandwidth_server").at("average_MBps");
+  CHECK(mine > 0);
+  CHECK(theirs > 0);
+  CHECK(std::abs(j.at("bandwidth_both").at("average_MBps").get<double>() - (mine + theirs)) <
+        1e-6 * (mine + theirs));
+  // The server measured what it sent, and printed it.
+  const auto server_rows = table_rows(p.server->out());
+  REQUIRE(server_rows.size() == 1);
+  CHECK(server_rows[0][3] > 0);
+  CHECK_THAT(p.client->out(), Catch::Contains("both directions") && Catch::Contains("server -> client"));
+}
+
+void check_timed_latency(const std::string& binary, const Device& d) {
+  const auto j = client_json(binary, d, {"-D", "2", "-s", "64"});
+  CHECK(j.at("context").at("duration_s") == 2);
+  CHECK(j.at("warmup_iterations") == 0);
+  const auto& l = j.at("latency");
+  CHECK(l.at("percentiles_from") == "histogram");
+  CHECK(l.at("percentile_relative_error").get<double>() == Approx(1.0 / 256));
+  CHECK(l.at("samples").get<double>() > 10);
+  CHECK(j.at("iterations") == l.at("samples"));
+  CHECK(l.at("min").get<double>() > 0);
+  CHECK(l.at("median").get<double>() >= l.at("min").get<double>());
+  CHECK(l.at("p99").get<double>() >= l.at("median").get<double>());
+  CHECK(l.at("max").get<double>() >= l.at("p99_99").get<double>());
+}
+
+void check_timed_bandwidth(const std::string& binary, const Device& d, const Args& extra) {
+  Args args{"-D", "2", "-s", "16384"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto j = client_json(binary, d, args);
+  CHECK(j.at("context").at("duration_s") == 2);
+  const auto& b = j.at("bandwidth");
+  // The window is the middle eight tenths, give or take one poll.
+  CHECK(b.at("seconds").get<double>() == Approx(1.6).epsilon(0.05));
+  CHECK(b.at("messages").get<double>() > 0);
+  CHECK(j.at("iterations") == b.at("messages"));
+}
+
+}  // namespace
+
+TEST_CASE("write_bw -q 4 on RoCEv2: per-QP figures add up to the total", "[lab][rxe][qp]") {
+  check_queue_pairs("rdma_write_bw", roce(), {}, 4);
+}
+TEST_CASE("write_bw -q 4 on iWARP: one rdma_cm connection per QP", "[lab][siw][qp]") {
+  check_queue_pairs("rdma_write_bw", iwarp(), {}, 4);
+}
+TEST_CASE("send_bw -q 3 over rdma_cm on RoCEv2: receives reposted on each QP", "[lab][rxe][qp]") {
+  check_queue_pairs("rdma_send_bw", roce(), {"-R"}, 3);
+}
+TEST_CASE("read_bw -q 2 on RoCEv2", "[lab][rxe][qp]") {
+  check_queue_pairs("rdma_read_bw", roce(), {}, 2);
+}
+
+TEST_CASE("write_bw -b on RoCEv2 measures both directions", "[lab][rxe][bidirectional]") {
+  check_bidirectional("rdma_write_bw", roce());
+}
+TEST_CASE("write_bw -b on iWARP", "[lab][siw][bidirectional]") {
+  check_bidirectional("rdma_write_bw", iwarp());
+}
+TEST_CASE("read_bw -b on RoCEv2", "[lab][rxe][bidirectional]") {
+  check_bidirectional("rdma_read_bw", roce());
+}
+
+TEST_CASE("-b on one side only is refused on both, naming the option", "[lab][rxe][bidirectional]") {
+  const Device d = roce();
+  auto p = start_pair("rdma_write_bw", {"-d", d.name}, d.address, {"-d", d.name, "-b"});
+  REQUIRE(p.client->wait_for(30s).has_value());
+  REQUIRE(p.server->wait_for(30s).has_value());
+  CHECK(*p.client->wait_for(0ms) != 0);
+  CHECK(*p.server->wait_for(0ms) != 0);
+  CHECK_THAT(p.client->err(), Catch::Contains("mismatched -b/--bidirectional"));
+  CHECK_THAT(p.server->err(), Catch::Contains("mismatched -b/--bidirectional"));
+}
+
+TEST_CASE("write_lat -D 2 on RoCEv2 reports histogram percentiles", "[lab][rxe][duration]") {
+  check_timed_latency("rdma_write_lat", roce());
+}
+TEST_CASE("send_lat -D 2 on iWARP ends with its zero-length marker", "[lab][siw][duration]") {
+  check_timed_latency("rdma_send_lat", iwarp());
+}
+TEST_CASE("read_lat -D 2 on RoCEv2", "[lab][rxe][duration]") {
+  check_timed_latency("rdma_read_lat", roce());
+}
+TEST_CASE("write_bw -D 2 -q 2 on iWARP times the window", "[lab][siw][duration]") {
+  check_timed_bandwidth("rdma_write_bw", iwarp(), {"-q", "2"});
+}
+TEST_CASE("send_bw -D 2 on RoCEv2: the receiver stops at the end markers", "[lab][rxe][duration]") {
+  check_timed_bandwidth("rdma_send_bw", roce(), {});
+}

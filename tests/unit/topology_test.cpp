@@ -1,0 +1,160 @@
+// The topology from recorded sysfs trees (tests/data/topology, written by
+// make-fixtures there): devices, GPUs, PCIe paths, and the nvidia-smi
+// relationship of each GPU-NIC pair.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "rdmabench/error.hpp"
+#include "rdmabench/topology.hpp"
+#include "test_helpers.hpp"
+
+using namespace rdmabench;
+
+namespace {
+
+std::filesystem::path fixture(const std::string& name) {
+  return std::filesystem::path(RDMABENCH_TEST_DATA) / "topology" / name;
+}
+
+/// The one GPU and the named NIC of a fixture, classified.
+std::string gpu_to(const Topology& t, const std::string& nic) {
+  REQUIRE(t.gpus.size() == 1);
+  const RdmaDevice* device = find_rdma_device(t, nic);
+  REQUIRE(device != nullptr);
+  const auto r = relationship(t.gpus[0], *device);
+  REQUIRE(r.has_value());
+  return to_string(*r);
+}
+
+PciLocation at(const std::string& host_bridge, std::vector<std::string> path) {
+  return {path.back(), host_bridge, std::move(path)};
+}
+
+}  // namespace
+
+TEST_CASE("topology: GPU and NIC below one PCIe switch are PIX", "[topology]") {
+  const auto t = scan_topology(fixture("pix"));
+  CHECK(gpu_to(t, "mlx5_0") == "PIX");
+  const auto& gpu = t.gpus[0];
+  CHECK(gpu.vendor == "NVIDIA");
+  CHECK(gpu.vendor_id == "0x10de");
+  CHECK(gpu.device_id == "0x2330");
+  CHECK(gpu.pci.address == "0000:03:00.0");
+  CHECK(gpu.pci.host_bridge == "pci0000:00");
+  CHECK(gpu.pci.path ==
+        std::vector<std::string>{"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0"});
+  CHECK(gpu.numa_node == 0);
+  REQUIRE(t.rdma_devices.size() == 1);
+  const auto& nic = t.rdma_devices[0];
+  CHECK_FALSE(nic.is_virtual());
+  CHECK(nic.pci->address == "0000:04:00.0");
+  CHECK(nic.netdev == "ibp4s0");
+  CHECK(nic.numa_node == 0);
+}
+
+TEST_CASE("topology: a BMC's VGA adapter is not a GPU", "[topology]") {
+  // pix also holds an ASPEED VGA function (class 0x0300, vendor 0x1a03).
+  const auto t = scan_topology(fixture("pix"));
+  REQUIRE(t.gpus.size() == 1);
+  CHECK(t.gpus[0].pci.address != "0000:05:00.0");
+}
+
+TEST_CASE("topology: switches below a common switch are PXB", "[topology]") {
+  CHECK(gpu_to(scan_topology(fixture("pxb")), "mlx5_0") == "PXB");
+}
+
+TEST_CASE("topology: switches on two root ports of one root complex are PHB", "[topology]") {
+  const auto t = scan_topology(fixture("phb"));
+  CHECK(gpu_to(t, "mlx5_0") == "PHB");
+  CHECK(t.gpus[0].vendor == "AMD");  // class 0x0380, as some Instinct cards report
+}
+
+TEST_CASE("topology: root complexes of one NUMA node are NODE", "[topology]") {
+  // numa_node reads -1 there, but the machine has one node: node 0.
+  const auto t = scan_topology(fixture("node"));
+  CHECK(gpu_to(t, "mlx5_0") == "NODE");
+  CHECK(t.gpus[0].numa_node == 0);
+}
+
+TEST_CASE("topology: across sockets is SYS, another root complex of the GPU's node is NODE",
+          "[topology]") {
+  const auto t = scan_topology(fixture("sys"));
+  CHECK(gpu_to(t, "mlx5_0") == "SYS");
+  CHECK(gpu_to(t, "mlx5_1") == "NODE");
+  CHECK(find_rdma_device(t, "mlx5_0")->numa_node == 1);
+}
+
+TEST_CASE("topology: a machine without GPU or RDMA device gives empty lists", "[topology]") {
+  const auto t = scan_topology(fixture("empty"));  // holds qemu's bochs VGA: not a GPU
+  CHECK(t.rdma_devices.empty());
+  CHECK(t.gpus.empty());
+  const auto j = to_json(t);
+  CHECK(j["rdma_devices"] == nlohmann::json::array());
+  CHECK(j["gpus"] == nlohmann::json::array());
+  CHECK(j["matrix"] == nlohmann::json::array());
+  std::ostringstream out;
+  print_topology(out, t);
+  CHECK_THAT(out.str(), Catch::Contains("RDMA devices: none"));
+  CHECK_THAT(out.str(), Catch::Contains("GPUs: none"));
+}
+
+TEST_CASE("topology: soft devices are virtual and name their netdev when sysfs does", "[topology]") {
+  const auto t = scan_topology(fixture("soft_lab"));
+  REQUIRE(t.rdma_devices.size() == 2);
+  CHECK(t.rdma_devices[0].name == "rxe0");
+  CHECK(t.rdma_devices[0].is_virtual());
+  CHECK(t.rdma_devices[0].netdev == "eth0");
+  CHECK(t.rdma_devices[1].name == "siw0");
+  CHECK(t.rdma_devices[1].is_virtual());
+  CHECK(t.rdma_devices[1].netdev.empty());  // siw keeps it out of sysfs
+  Gpu gpu;
+  gpu.pci = at("pci0000:00", {"0000:00:01.0", "0000:01:00.0"});
+  CHECK_FALSE(relationship(gpu, t.rdma_devices[0]).has_value());
+}
+
+TEST_CASE("topology: a directory that is not sysfs is refused by name", "[topology]") {
+  const auto missing = fixture("no-such-machine");
+  REQUIRE_THROWS_MATCHES(scan_topology(missing), Error,
+                         test::MessageContains("'" + missing.string() + "' is not a sysfs tree"));
+}
+
+TEST_CASE("topology: JSON matrix names each pair's relationship", "[topology]") {
+  const auto j = to_json(scan_topology(fixture("sys")));
+  REQUIRE(j["matrix"].size() == 2);
+  CHECK(j["matrix"][0]["nic"] == "mlx5_0");
+  CHECK(j["matrix"][0]["relationship"] == "SYS");
+  CHECK(j["matrix"][1]["nic"] == "mlx5_1");
+  CHECK(j["matrix"][1]["relationship"] == "NODE");
+  CHECK(j["gpus"][0]["pci_address"] == "0000:01:00.0");
+  CHECK(j["rdma_devices"][0]["numa_node"] == 1);
+  CHECK(j["legend"]["PXB"] == describe(PciRelationship::pxb));
+}
+
+TEST_CASE("topology: PCI location of a resolved sysfs path", "[topology]") {
+  const auto l = pci_location("/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0");
+  REQUIRE(l.has_value());
+  CHECK(l->host_bridge == "pci0000:3a");
+  CHECK(l->address == "0000:3b:00.0");
+  CHECK(l->path == std::vector<std::string>{"0000:3a:00.0", "0000:3b:00.0"});
+  // Hyper-V puts the PCI tree below its vmbus; the last host bridge counts.
+  const auto hv = pci_location("/sys/devices/LNXSYSTM:00/VMBUS:00/abcd/pci7870:00/7870:00:00.0");
+  REQUIRE(hv.has_value());
+  CHECK(hv->host_bridge == "pci7870:00");
+  CHECK_FALSE(pci_location("/sys/devices/virtual/infiniband/rxe0").has_value());
+  CHECK_FALSE(pci_location("/sys/devices/pci0000:00").has_value());
+}
+
+TEST_CASE("topology: classification by path alone", "[topology]") {
+  const auto gpu = at("pci0000:00", {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0"});
+  // Another function of the same device: one bridge apart.
+  CHECK(classify(gpu, 0, at("pci0000:00", {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.1"}), 0) ==
+        PciRelationship::pix);
+  // Directly on another root port: no switch in common.
+  CHECK(classify(gpu, 0, at("pci0000:00", {"0000:00:02.0", "0000:04:00.0"}), 0) == PciRelationship::phb);
+  // Another root complex: the NUMA nodes decide; unknown ones prove nothing.
+  const auto far = at("pci0000:80", {"0000:80:01.0", "0000:81:00.0"});
+  CHECK(classify(gpu, 0, far, 0) == PciRelationship::node);
+  CHECK(classify(gpu, 0, far, 1) == PciRelationship::sys);
+  CHECK(classify(gpu, std::nullopt, far, 0) == PciRelationship::sys);
+}

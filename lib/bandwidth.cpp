@@ -9,6 +9,7 @@
 
 #include "bandwidth_window.hpp"
 #include "engine_internal.hpp"
+#include "receive_replenisher.hpp"
 
 namespace rdmabench::detail {
 
@@ -57,15 +58,16 @@ inline void fill_lane(const BandwidthLoop& L, Lane& lane, std::uint64_t index, W
 /// Runs every lane to its target (a count run: all timed; a -D run: the
 /// window decides when to stop and what is timed). `Timed` is fixed per
 /// run, so the loop carries no branch on the mode.
-template <typename Clock, bool Timed>
+template <typename Clock, bool Timed, typename Receives>
 void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthWindow& window,
-                    Watchdog& dog) {
+                    Receives& receives, Watchdog& dog) {
   ibv_wc wc[kPollBatch];
   std::uint64_t completed = 0, target = 0;
   for (const Lane& lane : lanes) target += lane.target;
   window.start(Clock::now(), lanes.size());
   while (completed < target) {
     for (std::uint64_t i = 0; i < lanes.size(); ++i) fill_lane(L, lanes[i], i, dog);
+    receives.service(lanes, dog);  // -b send: keep the peer's receives posted
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
@@ -97,15 +99,48 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
 }
 
 /// Ends a -D send run: one zero-length send per QP tells the receiver, which
-/// does not know how many messages to expect, that this QP is done.
-void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Watchdog& dog) {
+/// does not know how many messages to expect, that this QP is done. A -b run
+/// keeps serving the peer's messages meanwhile.
+template <typename Receives>
+void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Receives& receives, Watchdog& dog) {
   ibv_send_wr wr{};
   wr.opcode = IBV_WR_SEND;
   wr.send_flags = IBV_SEND_SIGNALED;
   ibv_send_wr* bad = nullptr;
   for (const Lane& lane : lanes)
     if (int rc = ibv_post_send(lane.qp, &wr, &bad); rc != 0) dog.post_failed(rc);
-  for (std::size_t i = 0; i < lanes.size(); ++i) reap_one(cq, dog);
+  ibv_wc wc;
+  for (std::size_t reaped = 0; reaped < lanes.size();) {
+    receives.service(lanes, dog);
+    const int n = ibv_poll_cq(cq, 1, &wc);
+    if (n < 0 || (n == 1 && wc.status != IBV_WC_SUCCESS)) [[unlikely]]
+      dog.completion_failed(wc, n);
+    if (n == 0) dog.idle(reaped);
+    reaped += static_cast<std::size_t>(n);
+  }
+}
+
+/// Whatever the peer still sends after this side is done (-b send).
+template <typename Receives>
+void finish_receives(const std::vector<Lane>& lanes, Receives& receives, Watchdog& dog) {
+  while (!receives.done()) {
+    receives.service(lanes, dog);
+    dog.idle(receives.progress());
+  }
+}
+
+/// The timed loops of one size, for one kind of receiving side.
+template <typename Clock, typename Receives>
+void run_size(Session& s, const BandwidthLoop& loop, std::vector<Lane>& warmup_lanes,
+              std::vector<Lane>& lanes, BandwidthWindow& untimed, BandwidthWindow& window,
+              Receives& receives, Watchdog& dog) {
+  if (s.spec.warmup && !s.spec.duration_s)  // -D has its own warm-up margin
+    bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, dog);
+  if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, dog);
+  else bandwidth_loop<Clock, false>(loop, lanes, window, receives, dog);
+  if (s.spec.duration_s && s.spec.operation == Operation::send)
+    send_end_markers(lanes, s.cq.get(), receives, dog);
+  finish_receives(lanes, receives, dog);
 }
 
 }  // namespace
@@ -143,13 +178,20 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
                                                         depth * s.qps.size())
                                : BandwidthWindow::counted(depth * s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
+  explain_iwarp_receives(s, dog);
+  const bool receives_too = s.spec.bidirectional && s.spec.operation == Operation::send;
   with_clock(clock, [&]<typename Clock>() {
-    if (s.spec.warmup && !s.spec.duration_s)  // -D has its own warm-up margin
-      bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, dog);
-    if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, dog);
-    else bandwidth_loop<Clock, false>(loop, lanes, window, dog);
+    if (!receives_too) {
+      NoReceives none;
+      run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, none, dog);
+      return;
+    }
+    ReceiveReplenisher receives(s.recv_cq.get(), prepare_receive(s), bytes,
+                                (s.spec.warmup + s.spec.iterations) * s.qps.size(),
+                                s.spec.duration_s != 0);
+    receives.expect_markers(s.qps.size());
+    run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, receives, dog);
   });
-  if (s.spec.duration_s && s.spec.operation == Operation::send) send_end_markers(lanes, s.cq.get(), dog);
   r.bandwidth = window.figures(bytes, clock.ticks_per_us);
   r.iterations = r.bandwidth->messages;
   if (s.spec.duration_s) r.warmup = 0;

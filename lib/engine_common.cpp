@@ -42,6 +42,15 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   return p;
 }
 
+void explain_iwarp_receives(const Session& s, Watchdog& dog) {
+  if (s.spec.operation != Operation::send || s.transport.kind != TransportKind::iwarp) return;
+  dog.set_failure_hint(fmt::format(
+      "iWARP has no receiver-not-ready retry: a send that finds no receive posted ends the "
+      "connection, and a receiver that also sends (-b) or serves many QPs can fall behind; "
+      "raise -r/--rx-depth (now {}) on both sides, e.g. -r 4096",
+      s.spec.rx_depth));
+}
+
 SizeResult result_header(const Session& s, std::uint64_t bytes) {
   SizeResult r;
   r.bytes = bytes;
@@ -53,7 +62,8 @@ SizeResult result_header(const Session& s, std::uint64_t bytes) {
 SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   const bool send = s.spec.operation == Operation::send;
   if (s.spec.measurement == Measurement::bandwidth) {
-    if (send && s.role == Role::server) return measure_receive_bandwidth(s, bytes, clock);
+    if (send && s.role == Role::server && !s.spec.bidirectional)
+      return measure_receive_bandwidth(s, bytes, clock);
     return measure_bandwidth(s, bytes, clock);
   }
   if (send) return measure_send_latency(s, bytes, clock);

@@ -24,6 +24,10 @@ struct PreparedOperation {
 PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
 
 
+/// The hint for a send test on iWARP, whose receivers have no
+/// receiver-not-ready retry: an empty receive queue breaks the connection.
+void explain_iwarp_receives(const Session& session, Watchdog& dog);
+
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
 

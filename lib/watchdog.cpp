@@ -49,7 +49,7 @@ void Watchdog::completion_failed(const ibv_wc& wc, int polled) {
   throw_if_peer_gone("(" + what + ")", kErrorGrace);
   throw Error(what, wc.status == IBV_WC_RETRY_EXC_ERR
                         ? "the peer stopped answering: it exited, or the path is down"
-                        : "");
+                        : failure_hint_);
 }
 
 }  // namespace rdmabench::detail

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 #include "rdmabench/control_channel.hpp"
 #include "rdmabench/error.hpp"
@@ -27,6 +28,10 @@ class Watchdog {
   [[noreturn]] void post_failed(int rc);
   /// A completion carried an error status (or polling failed: n < 0).
   [[noreturn]] void completion_failed(const ibv_wc& wc, int polled = 1);
+
+  /// What to suggest when a completion fails for a reason this test knows
+  /// better than the status does.
+  void set_failure_hint(std::string hint) { failure_hint_ = std::move(hint); }
 
   /// Call on every idle spin; `progress` is any counter that grows.
   void idle(std::uint64_t progress) {
@@ -62,6 +67,7 @@ class Watchdog {
   std::chrono::steady_clock::time_point since_;
   std::uint64_t last_progress_ = ~0ull;
   std::uint64_t spins_ = 0;
+  std::string failure_hint_;
 };
 
 }  // namespace rdmabench::detail

@@ -294,10 +294,6 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (spec.bidirectional && kind.measurement != Measurement::bandwidth)
     throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
                      " already times messages in both directions");
-  if (spec.bidirectional && kind.operation == Operation::send)
-    throw UsageError("-b/--bidirectional is not available in " + kind.name +
-                     " yet (its receiving side has no sending loop); rdma_write_bw -b and "
-                     "rdma_read_bw -b measure both directions");
   if (vm.count("duration")) {
     require_range("-D/--duration", raw.duration_s, 1LL, 86400LL, " seconds");
     if (vm.count("iters"))

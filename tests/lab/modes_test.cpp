@@ -40,9 +40,11 @@ void check_queue_pairs(const std::string& binary, const Device& d, const Args& e
   CHECK(std::abs(sum - b.at("average_MBps").get<double>()) < 1e-6 * sum);
 }
 
-void check_bidirectional(const std::string& binary, const Device& d) {
+void check_bidirectional(const std::string& binary, const Device& d, const Args& extra = {}) {
   Pair p;
-  const auto j = client_json(binary, d, {"-b", "-n", "1000", "-s", "16384"}, &p);
+  Args args{"-b", "-n", "1000", "-s", "16384"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto j = client_json(binary, d, args, &p);
   CHECK(j.at("context").at("bidirectional") == true);
   const double mine = j.at("bandwidth").at("average_MBps");
   const double theirs = j.at("bandwidth_server").at("average_MBps");
@@ -134,4 +136,18 @@ TEST_CASE("write_bw -D 2 -q 2 on iWARP times the window", "[lab][siw][duration]"
 }
 TEST_CASE("send_bw -D 2 on RoCEv2: the receiver stops at the end markers", "[lab][rxe][duration]") {
   check_timed_bandwidth("rdma_send_bw", roce(), {});
+}
+
+TEST_CASE("send_bw -b on RoCEv2: each side sends and keeps the other's receives posted",
+          "[lab][rxe][bidirectional]") {
+  check_bidirectional("rdma_send_bw", roce());
+}
+TEST_CASE("send_bw -b -q 2 on iWARP, with the deeper receive queue iWARP needs",
+          "[lab][siw][bidirectional]") {
+  // iWARP has no receiver-not-ready retry: a receiver that also sends must
+  // keep more receives posted (the error says so; -r 512 broke here).
+  check_bidirectional("rdma_send_bw", iwarp(), {"-q", "2", "-r", "4096"});
+}
+TEST_CASE("send_bw -b -D 2 on RoCEv2 ends on both sides' markers", "[lab][rxe][bidirectional][duration]") {
+  check_timed_bandwidth("rdma_send_bw", roce(), {"-b"});
 }

@@ -7,6 +7,7 @@
 // branch on the mode sits inside them.
 #include <cstdint>
 
+#include "engine_internal.hpp"
 #include "rdmabench/histogram.hpp"
 #include "rdmabench/result.hpp"
 
@@ -62,5 +63,21 @@ struct TimedRecorder {
 /// Throws Error when the window caught no sample.
 SizeResult histogram_result(SizeResult header, const Histogram& histogram, double ticks_per_us,
                             double divisor);
+
+/// Runs a ping-pong size under the recorder the spec calls for and returns
+/// its one-way result. `loop` is called as loop.template operator()<Clock>(recorder).
+template <typename Loop>
+SizeResult time_ping_pong(Session& s, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
+  if (s.spec.duration_s) {
+    Histogram histogram;  // allocated before timing
+    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
+    with_clock(clock, [&]<typename Clock>() { loop.template operator()<Clock>(recorder); });
+    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
+  }
+  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), s.spec.warmup, s.spec.warmup + s.spec.iterations};
+  with_clock(clock, [&]<typename Clock>() { loop.template operator()<Clock>(recorder); });
+  return ping_pong_result(s, bytes, stamps, clock);
+}
 
 }  // namespace rdmabench::detail

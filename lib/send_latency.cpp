@@ -76,16 +76,9 @@ SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo
                              prepare_operation(s, bytes), prepare_receive(s), bytes,
                              s.role == Role::client};
   Watchdog dog(s.control, s.timeout, "the peer's send");
-  if (s.spec.duration_s) {
-    Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
-    with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, recorder, dog); });
-    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
-  }
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
-  CountedRecorder recorder{stamps.data(), s.spec.warmup, s.spec.warmup + s.spec.iterations};
-  with_clock(clock, [&]<typename Clock>() { send_latency_loop<Clock>(loop, recorder, dog); });
-  return ping_pong_result(s, bytes, stamps, clock);
+  return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
+    send_latency_loop<Clock>(loop, recorder, dog);
+  });
 }
 
 }  // namespace rdmabench::detail

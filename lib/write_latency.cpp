@@ -79,16 +79,9 @@ SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInf
                          reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
                          s.role == Role::client};
   Watchdog dog(s.control, s.timeout, "the peer's write");
-  if (s.spec.duration_s) {
-    Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
-    with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, recorder, dog); });
-    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
-  }
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
-  CountedRecorder recorder{stamps.data(), s.spec.warmup, s.spec.warmup + s.spec.iterations};
-  with_clock(clock, [&]<typename Clock>() { write_latency_loop<Clock>(loop, recorder, dog); });
-  return ping_pong_result(s, bytes, stamps, clock);
+  return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
+    write_latency_loop<Clock>(loop, recorder, dog);
+  });
 }
 
 }  // namespace rdmabench::detail

@@ -9,28 +9,15 @@
 #include <thread>
 
 #include "lab.hpp"
+#include "../scoped_env.hpp"
 
 using namespace lab;
 using namespace std::chrono_literals;
 
 namespace {
 
-/// Sets an environment variable (inherited by the pairs we start) for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+// Environment variables set here are inherited by the pairs we start.
+using rdmabench::test::ScopedEnv;
 
 struct StandinDriver {
   ScopedEnv driver{"RDMABENCH_CUDA_DRIVER", RDMABENCH_CUDA_STANDIN};

@@ -14,6 +14,7 @@
 #include "rdmabench/pattern.hpp"
 #include "rdmabench/session.hpp"
 #include "test_helpers.hpp"
+#include "../scoped_env.hpp"
 
 using namespace rdmabench;
 using rdmabench::test::MessageContains;
@@ -21,22 +22,7 @@ using rdmabench::test::MessageContains;
 namespace {
 
 /// Sets (or, with nullopt, unsets) an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value->c_str(), 1);
-    else ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using rdmabench::test::ScopedEnv;
 
 /// The stand-in as the driver, with its knobs at their defaults.
 struct StandinDriver {

@@ -16,6 +16,7 @@ namespace rdmabench::detail {
 namespace {
 
 constexpr int kPollBatch = 16;
+constexpr std::uint64_t kMaxBytesPerSignal = 16u << 20;
 // A completion's wr_id holds its QP's index above this bit and, below it,
 // how many operations that QP has had completed.
 constexpr unsigned kLaneShift = 40;
@@ -161,8 +162,14 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
     chain[i].send_flags = op.base_flags;
     chain[i].next = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
   }
-  const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth,
-                           signal_interval(s.spec)};
+  // Unless -Q says otherwise, signal at least every kMaxBytesPerSignal: with
+  // 8 MiB messages on a slow fabric (80 MB/s in the lab) 96 unsignaled
+  // writes take ten seconds, and the watchdog would see no progress.
+  const std::uint64_t signal_every =
+      s.spec.cq_mod ? s.spec.cq_mod
+                    : std::min<std::uint64_t>(signal_interval(s.spec),
+                                              std::max<std::uint64_t>(1, kMaxBytesPerSignal / bytes));
+  const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth, signal_every};
   auto lanes_for = [&](std::uint64_t count) {
     std::vector<Lane> lanes;
     for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, count});

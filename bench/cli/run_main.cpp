@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "rdmabench/cpu_affinity.hpp"
 #include "rdmabench/cpu_governor.hpp"
 #include "rdmabench/engine.hpp"
+#include "rdmabench/topology.hpp"
 #include "rdmabench/version.hpp"
 
 namespace rdmabench::cli {
@@ -62,9 +64,23 @@ void describe_placement(const CpuPlacement& placement, RunContext& context) {
   context.device_numa_node = placement.device_numa_node;
   context.pinned_cpus = format_cpu_list(placement.cpus);
   context.cpu_placement = placement.description;
-  // Hook for GPU memory: once a CUDA provider reports its GPU's PCI address,
-  // gpu_relationship gets that GPU's relationship to the device
-  // (topology.hpp: relationship()). Host memory leaves it empty.
+}
+
+/// With GPU memory: how that GPU reaches the RDMA device, from sysfs (the
+/// same classification as rdma_topo). Host memory leaves it empty.
+std::string gpu_relationship(const Session& session) {
+  const std::string gpu_address = session.memory ? session.memory->pci_address() : "";
+  if (gpu_address.empty()) return {};
+  const Topology topology = scan_topology();
+  const RdmaDevice* nic = find_rdma_device(topology, session.port.device);
+  const auto gpu = std::find_if(topology.gpus.begin(), topology.gpus.end(),
+                                [&](const Gpu& g) { return g.pci.address == gpu_address; });
+  if (gpu == topology.gpus.end())
+    return fmt::format("unknown: GPU {} is not in this machine's sysfs", gpu_address);
+  const auto rel = nic ? relationship(*gpu, *nic) : std::nullopt;
+  if (!rel) return fmt::format("unknown: {} has no PCI path (a soft device)", session.port.device);
+  return fmt::format("{} ({}), GPU {} on NUMA node {}", to_string(*rel), describe(*rel), gpu_address,
+                     gpu->numa_node ? std::to_string(*gpu->numa_node) : "unknown");
 }
 
 int run(const BenchmarkKind& kind, const CommandLine& cl) {
@@ -87,6 +103,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     RunContext context = describe_run(session, clock);
     context.report_gbits = cl.report_gbits;
     describe_placement(*placement, context);
+    context.gpu_relationship = gpu_relationship(session);
     run_benchmark(session, clock, context, *outputs.reporter);
   };
   if (cl.is_client()) {

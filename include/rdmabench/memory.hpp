@@ -90,6 +90,9 @@ class MemoryProvider {
   /// The device behind the memory ("NVIDIA H200, PCI 0000:3b:00.0"); empty
   /// for host memory.
   virtual std::string device_description() const { return {}; }
+  /// The GPU's PCI address ("0000:3b:00.0") for the topology report; empty
+  /// for host memory.
+  virtual std::string pci_address() const { return {}; }
   /// False for GPU memory: loops that poll a buffer byte cannot use it.
   virtual bool cpu_accessible() const { return true; }
   /// Zero-filled, page-aligned memory of at least `bytes`.

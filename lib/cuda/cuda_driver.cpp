@@ -39,6 +39,7 @@ void resolve_all(void* handle, DriverApi& a, const std::string& library) {
   resolve(handle, a.device_get, RDMABENCH_SYMBOL(cuDeviceGet), library);
   resolve(handle, a.device_get_by_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetByPCIBusId), library);
   resolve(handle, a.device_get_name, RDMABENCH_SYMBOL(cuDeviceGetName), library);
+  resolve(handle, a.device_get_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetPCIBusId), library);
   resolve(handle, a.primary_ctx_retain, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRetain), library);
   resolve(handle, a.primary_ctx_release, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRelease), library);
   resolve(handle, a.ctx_set_current, RDMABENCH_SYMBOL(cuCtxSetCurrent), library);

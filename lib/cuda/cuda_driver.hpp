@@ -25,6 +25,7 @@ struct DriverApi {
   decltype(&::cuDeviceGet) device_get;
   decltype(&::cuDeviceGetByPCIBusId) device_get_by_pci_bus_id;
   decltype(&::cuDeviceGetName) device_get_name;
+  decltype(&::cuDeviceGetPCIBusId) device_get_pci_bus_id;
   decltype(&::cuDevicePrimaryCtxRetain) primary_ctx_retain;
   decltype(&::cuDevicePrimaryCtxRelease) primary_ctx_release;
   decltype(&::cuCtxSetCurrent) ctx_set_current;

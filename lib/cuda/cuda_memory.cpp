@@ -61,6 +61,7 @@ class CudaDeviceMemory final : public MemoryProvider {
       : gpu_(std::move(gpu)), choice_(std::move(choice)), gdr_(choice_.gdr) {}
   std::string name() const override { return choice_.name(); }
   std::string device_description() const override { return gpu_->description(); }
+  std::string pci_address() const override { return gpu_->pci_address(); }
   bool cpu_accessible() const override { return false; }
 
   Buffer allocate(std::size_t bytes) override {
@@ -116,6 +117,7 @@ class CudaPinnedHostMemory final : public MemoryProvider {
       : gpu_(std::move(gpu)), choice_(std::move(choice)) {}
   std::string name() const override { return choice_.name(); }
   std::string device_description() const override { return gpu_->description(); }
+  std::string pci_address() const override { return gpu_->pci_address(); }
 
   Buffer allocate(std::size_t bytes) override {
     const std::size_t length = round_up(bytes, static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));

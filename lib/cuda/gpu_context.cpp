@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "rdmabench/error.hpp"
 
 namespace rdmabench::cuda {
@@ -36,6 +38,13 @@ GpuContext::GpuContext(std::shared_ptr<const Driver> driver, const MemoryChoice&
   char name[256] = {};
   driver_->check(api().device_get_name(name, sizeof name, device_), "cuDeviceGetName");
   description_ = name;
+  char bus_id[32] = {};
+  driver_->check(api().device_get_pci_bus_id(bus_id, sizeof bus_id, device_), "cuDeviceGetPCIBusId");
+  // CUDA prints "00000000:3B:00.0"; sysfs "0000:3b:00.0".
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  if (std::sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &function) == 4)
+    pci_address_ = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, slot, function);
+  if (!pci_address_.empty()) description_ += ", PCI " + pci_address_;
   if (!driver_->standin().empty()) description_ += ", " + driver_->standin();
   driver_->check(api().primary_ctx_retain(&context_, device_), "cuDevicePrimaryCtxRetain",
                  "another process may hold the GPU in exclusive mode (nvidia-smi -q shows Compute Mode)");

@@ -26,12 +26,15 @@ class GpuContext {
   CUcontext context() const { return context_; }
   /// "NVIDIA H200", plus what a stand-in driver says it is.
   const std::string& description() const { return description_; }
+  /// "0000:3b:00.0", lower case, as sysfs names the GPU.
+  const std::string& pci_address() const { return pci_address_; }
 
  private:
   std::shared_ptr<const Driver> driver_;  // declared first: unloaded last
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   std::string description_;
+  std::string pci_address_;
 };
 
 }  // namespace rdmabench::cuda

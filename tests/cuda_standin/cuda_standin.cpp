@@ -153,6 +153,13 @@ CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice* device, const char* bus_id) {
   return CUDA_SUCCESS;
 }
 
+// The mirror of cuDeviceGetByPCIBusId above: stand-in GPU N sits at bus 0x10 + N.
+CUresult CUDAAPI cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice device) {
+  if (device < 0 || device >= state().devices) return CUDA_ERROR_INVALID_DEVICE;
+  std::snprintf(bus_id, static_cast<std::size_t>(length), "00000000:%02X:00.0", 0x10 + device);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuDeviceGetName(char* name, int length, CUdevice device) {
   if (device < 0 || device >= state().devices) return CUDA_ERROR_INVALID_DEVICE;
   std::snprintf(name, static_cast<std::size_t>(length), "stand-in GPU %d", device);

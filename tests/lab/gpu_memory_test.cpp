@@ -61,8 +61,13 @@ TEST_CASE("gpu: server on cuda:0, client on host, writes validated (H->D over rx
   check_side(server_json, "cuda:0", "peermem");
   check_side(client_json, "host", "host");
   CHECK(read_json_lines(client_json).front()["context"]["memory"]["remote"] == "cuda:0");
-  CHECK_THAT(p.server->out(), Catch::Contains("local cuda:0 [stand-in GPU 0, CUDA stand-in driver"));
+  CHECK_THAT(p.server->out(), Catch::Contains("local cuda:0 [stand-in GPU 0, PCI 0000:10:00.0, CUDA stand-in driver"));
   CHECK_THAT(p.server->out(), Catch::Contains("(registration: peermem), remote host"));
+  // The topology line: the stand-in's GPU (bus 0x10) is not in sysfs, and
+  // the report says so rather than guessing a relationship.
+  CHECK(read_json_lines(server_json).front()["context"]["gpu_relationship"] ==
+        "unknown: GPU 0000:10:00.0 is not in this machine's sysfs");
+  CHECK(read_json_lines(client_json).front()["context"]["gpu_relationship"].is_null());
 }
 
 TEST_CASE("gpu: client on host reads a cuda:0 buffer, validated (D->H over siw)", "[lab][gpu]") {

@@ -1,5 +1,7 @@
 #include "rdmabench/test_spec.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace rdmabench {
@@ -27,6 +29,34 @@ std::string to_string(ConnectMethod method) {
   return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
 }
 
+std::string to_string(QpType type) {
+  return type == QpType::uc ? "UC" : type == QpType::ud ? "UD" : "RC";
+}
+
+std::optional<std::string> find_unsupported(const TestSpec& spec) {
+  const std::string c = "-c/--connection " + to_string(spec.qp_type);
+  const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
+  if (spec.qp_type == QpType::uc && one_sided)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UC queue pairs carry sends and RDMA writes, not reads or atomics; use -c RC";
+  if (spec.qp_type == QpType::ud && spec.operation != Operation::send)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UD queue pairs carry only sends; use -c RC (or UC for writes)";
+  if (spec.qp_type != QpType::rc && spec.connect == ConnectMethod::rdma_cm)
+    return "-R/--rdma-cm and " + c +
+           " conflict: rdmabench connects only RC queue pairs with rdma_cm; drop -R (UC and UD "
+           "connect by the TCP exchange)";
+  if (spec.qp_type == QpType::ud && spec.queue_pairs > 1)
+    return fmt::format("-q/--qp {} and {} conflict: UD bandwidth runs on one queue pair here; "
+                       "drop -q",
+                       spec.queue_pairs, c);
+  if (spec.qp_type == QpType::ud && spec.duration_s && spec.measurement == Measurement::bandwidth)
+    return "-D/--duration and " + c +
+           " conflict: the receiver of a timed UD run cannot tell how many messages were sent, "
+           "so it could not report the loss; give -n";
+  return std::nullopt;
+}
+
 std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client) {
   if (server.operation != client.operation || server.measurement != client.measurement) {
     return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
@@ -40,6 +70,11 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
     return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
            ", the client with " + to_string(client.connect) +
            "; give -R/--rdma-cm on both sides or on neither";
+  }
+  if (server.qp_type != client.qp_type) {
+    return "mismatched -c/--connection: the server uses " + to_string(server.qp_type) +
+           " queue pairs, the client " + to_string(client.qp_type) +
+           "; give the same -c on both sides";
   }
   if (server.bidirectional != client.bidirectional) {
     return std::string("mismatched -b/--bidirectional: the ") +

@@ -46,14 +46,18 @@ std::optional<std::string> find_unsupported(const TestSpec& spec) {
     return "-R/--rdma-cm and " + c +
            " conflict: rdmabench connects only RC queue pairs with rdma_cm; drop -R (UC and UD "
            "connect by the TCP exchange)";
-  if (spec.qp_type == QpType::ud && spec.queue_pairs > 1)
-    return fmt::format("-q/--qp {} and {} conflict: UD bandwidth runs on one queue pair here; "
-                       "drop -q",
+  // An unreliable receiver of sends counts arrivals against the count the
+  // sender posts, on one QP (see lib/unreliable_receive.cpp).
+  const bool unreliable_receiver = spec.qp_type != QpType::rc && spec.operation == Operation::send &&
+                                   spec.measurement == Measurement::bandwidth;
+  if (unreliable_receiver && spec.queue_pairs > 1)
+    return fmt::format("-q/--qp {} and {} conflict: send bandwidth over unreliable queue pairs "
+                       "runs on one QP here; drop -q",
                        spec.queue_pairs, c);
-  if (spec.qp_type == QpType::ud && spec.duration_s && spec.measurement == Measurement::bandwidth)
+  if (unreliable_receiver && spec.duration_s)
     return "-D/--duration and " + c +
-           " conflict: the receiver of a timed UD run cannot tell how many messages were sent, "
-           "so it could not report the loss; give -n";
+           " conflict: the receiver of a timed run over unreliable queue pairs cannot tell how "
+           "many messages were sent, so it could not report the loss; give -n";
   return std::nullopt;
 }
 

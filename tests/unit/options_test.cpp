@@ -498,7 +498,8 @@ TEST_CASE("options: -c combinations no device can run are refused, naming both o
         Case{send_bw, {"-c", "UC", "-R"}, {"-R/--rdma-cm", "-c/--connection UC"}},
         Case{send_bw, {"-c", "UD", "-R"}, {"-R/--rdma-cm", "-c/--connection UD"}},
         Case{send_bw, {"-c", "UD", "-q", "2"}, {"-q/--qp 2", "-c/--connection UD"}},
-        Case{send_bw, {"-c", "UD", "-D", "2"}, {"-D/--duration", "-c/--connection UD"}}}) {
+        Case{send_bw, {"-c", "UD", "-D", "2"}, {"-D/--duration", "-c/--connection UD"}},
+        Case{send_bw, {"-c", "UC", "-q", "3"}, {"-q/--qp 3", "-c/--connection UC"}}}) {
     INFO(c.names.front());
     for (const char* name : c.names)
       REQUIRE_THROWS_MATCHES(parse_command_line(c.kind, c.args), UsageError, MessageContains(name));
@@ -506,6 +507,6 @@ TEST_CASE("options: -c combinations no device can run are refused, naming both o
   // What does run: writes over UC, sends over UC and UD, RC with rdma_cm.
   CHECK_NOTHROW(parse_command_line(kLatency, {"-c", "UC"}));
   CHECK_NOTHROW(parse_command_line(send_bw, {"-c", "UD"}));
-  CHECK_NOTHROW(parse_command_line(send_bw, {"-c", "UC", "-q", "2", "-D", "2"}));
+  CHECK_NOTHROW(parse_command_line(kBandwidth, {"-c", "UC", "-q", "2", "-D", "2"}));
   CHECK_NOTHROW(parse_command_line(read_bw, {"-c", "RC", "-R"}));
 }

@@ -119,7 +119,7 @@ const std::string kContextBlock =
     " Transport       : RoCEv2 (link layer Ethernet)\n"
     " GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
     " MTU             : 1024 bytes\n"
-    " Connection      : out-of-band TCP, peer server 10.0.2.16:18515\n"
+    " Connection      : RC queue pairs, out-of-band TCP, peer server 10.0.2.16:18515\n"
     " Memory          : local host (registration: host), remote hugepage\n";
 
 }  // namespace

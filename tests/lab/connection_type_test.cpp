@@ -34,7 +34,8 @@ Run json_pair(const std::string& binary, const Args& extra) {
 }
 
 void check_send_latency(const std::string& type) {
-  const auto run = json_pair("rdma_send_lat", {"-c", type, "-n", "300", "-s", "64"});
+  const auto run = json_pair("rdma_send_lat", {"-c", type, "-n", "300", "-s", "64", "--validate"});
+  CHECK(run.client.at("validated") == true);  // the payload lands where RC's does
   for (const auto* j : {&run.client, &run.server}) CHECK(j->at("context").at("connection_type") == type);
   CHECK(run.client.at("latency").at("samples") == 300);
   CHECK(run.client.at("latency").at("min").get<double>() > 0);

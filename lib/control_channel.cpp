@@ -172,6 +172,11 @@ PeerState ControlChannel::check_peer(std::string& reason) {
   return PeerState::aborted;
 }
 
+bool ControlChannel::peer_has_spoken() const {
+  pollfd p{socket_.get(), POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
+}
+
 void ControlChannel::try_abort(const std::string& reason) noexcept {
   try {
     send(wire::Abort{reason.substr(0, wire::kMaxText)});

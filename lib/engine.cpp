@@ -94,6 +94,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.gid_reason = s.transport.gid_reason;
   c.mtu_bytes = s.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
+  c.connection_type = to_string(s.spec.qp_type);
   c.peer = s.control.peer_name();
   c.local_memory = s.memory ? s.memory->name() : "";
   c.local_memory_device = s.memory ? s.memory->device_description() : "";

@@ -15,6 +15,12 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   p.wr.num_sge = 1;
   p.wr.wr.rdma.remote_addr = s.remote.address;
   p.wr.wr.rdma.rkey = s.remote.rkey;
+  if (s.spec.qp_type == QpType::ud) {
+    // A datagram names its destination in every request (the union's other half).
+    p.wr.wr.ud.ah = s.peer_ahs.front().get();
+    p.wr.wr.ud.remote_qpn = s.peer_qpns.front();
+    p.wr.wr.ud.remote_qkey = kUdQkey;
+  }
   const bool may_inline = bytes <= s.max_inline;
   switch (s.spec.operation) {
     case Operation::write:
@@ -63,26 +69,35 @@ SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   const bool send = s.spec.operation == Operation::send;
   if (s.spec.measurement == Measurement::bandwidth) {
     if (send && s.role == Role::server && !s.spec.bidirectional)
-      return measure_receive_bandwidth(s, bytes, clock);
+      return s.spec.qp_type == QpType::rc ? measure_receive_bandwidth(s, bytes, clock)
+                                          : measure_unreliable_receive(s, bytes, clock);
     return measure_bandwidth(s, bytes, clock);
   }
   if (send) return measure_send_latency(s, bytes, clock);
+
   if (s.spec.operation == Operation::write) return measure_write_latency(s, bytes, clock);
   return measure_round_trip_latency(s, bytes, clock);  // reads and atomics
 }
 
 PreparedReceive prepare_receive(const Session& s) {
   PreparedReceive p;
-  p.sge.addr = reinterpret_cast<std::uint64_t>(s.exposed_buffer.data());
-  p.sge.length = static_cast<std::uint32_t>(largest_size(s.spec));
-  p.sge.lkey = s.exposed_mr->lkey;
-  p.wr.num_sge = 1;
+  ibv_sge payload{reinterpret_cast<std::uint64_t>(s.exposed_buffer.data()),
+                  static_cast<std::uint32_t>(largest_size(s.spec)), s.exposed_mr->lkey};
+  if (s.spec.qp_type == QpType::ud) {
+    p.sges = {ibv_sge{reinterpret_cast<std::uint64_t>(s.grh_buffer.data()), kUdGrhBytes, s.grh_mr->lkey},
+              payload};
+    p.wr.num_sge = 2;
+    p.header_bytes = kUdGrhBytes;
+  } else {
+    p.sges[0] = payload;
+    p.wr.num_sge = 1;
+  }
   return p;
 }
 
 void post_receives(Session& s, std::uint32_t count) {
   auto receive = prepare_receive(s);
-  receive.wr.sg_list = &receive.sge;
+  receive.wr.sg_list = receive.sges.data();
   ibv_recv_wr* bad = nullptr;
   for (auto& qp : s.qps)
     for (std::uint32_t i = 0; i < count; ++i)
@@ -90,28 +105,30 @@ void post_receives(Session& s, std::uint32_t count) {
         throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
 }
 
-void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress) {
-  ibv_wc wc;
-  int n;
-  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(progress);
-  if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
-    dog.completion_failed(wc, n);
-  if (wc.byte_len != bytes) [[unlikely]]
-    throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
-                            wc.byte_len, bytes));
+void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes) {
+  if (byte_len == bytes + header_bytes) [[likely]]
+    return;
+  throw Error(fmt::format("received a {}-byte message where {} bytes were expected{}",
+                          byte_len >= header_bytes ? byte_len - header_bytes : byte_len, bytes,
+                          header_bytes ? " (after the 40-byte GRH)" : ""));
 }
 
-bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress) {
+bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes,
+                            Watchdog& dog, std::uint64_t progress) {
   ibv_wc wc;
   int n;
   while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(progress);
   if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
     dog.completion_failed(wc, n);
-  if (wc.byte_len == 0) return true;
-  if (wc.byte_len != bytes) [[unlikely]]
-    throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
-                            wc.byte_len, bytes));
+  if (wc.byte_len == header_bytes) return true;
+  check_received_length(wc.byte_len, bytes, header_bytes);
   return false;
+}
+
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, Watchdog& dog,
+                  std::uint64_t progress) {
+  if (reap_receive_or_marker(cq, bytes, header_bytes, dog, progress)) [[unlikely]]
+    check_received_length(header_bytes, bytes, header_bytes);  // a marker where none belongs
 }
 
 SizeResult histogram_result(SizeResult r, const Histogram& histogram, double ticks_per_us,

@@ -3,6 +3,7 @@
 
 #include <infiniband/verbs.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -31,10 +32,13 @@ void explain_iwarp_receives(const Session& session, Watchdog& dog);
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
 
-/// A prebuilt receive into our exposed buffer, long enough for any size.
+/// A prebuilt receive into our exposed buffer, long enough for any size. On
+/// UD a first scatter entry takes the 40-byte GRH, which every completion
+/// counts in its byte_len (`header_bytes`).
 struct PreparedReceive {
   ibv_recv_wr wr{};
-  ibv_sge sge{};
+  std::array<ibv_sge, 2> sges{};
+  std::uint32_t header_bytes = 0;
 };
 PreparedReceive prepare_receive(const Session& session);
 
@@ -42,12 +46,18 @@ PreparedReceive prepare_receive(const Session& session);
 void post_receives(Session& session, std::uint32_t count);
 
 /// Spins until one receive completes; checks its status and that it carried
-/// `bytes` (a peer sending another size is a protocol error, not a result).
-void reap_receive(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
+/// `bytes` after `header_bytes` (a peer sending another size is a protocol
+/// error, not a result).
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, Watchdog& dog,
+                  std::uint64_t progress);
 
 /// Like reap_receive, but a zero-length message (a -D run's end marker) is
 /// accepted: returns true for it.
-bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, Watchdog& dog, std::uint64_t progress);
+bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes,
+                            Watchdog& dog, std::uint64_t progress);
+
+/// Throws unless a receive completion of `byte_len` carried `bytes` of payload.
+void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes);
 
 /// --validate for one size, after its timed loop: barriers from
 /// `first_barrier` on; throws naming the first wrong byte.
@@ -76,6 +86,16 @@ SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const Clo
 /// The receiving side of send bandwidth: reaps and reposts receives, timed
 /// from the first arrival to the last.
 SizeResult measure_receive_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// The receiving side of send bandwidth on UC and UD (one QP): counts what
+/// arrives until the sender says it is done, and reports the loss.
+SizeResult measure_unreliable_receive(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Bandwidth of `messages` arrivals stamped `first` to `last` (ticks): the
+/// first message's own transfer is outside the interval, so all but one count.
+std::optional<BandwidthFigures> arrival_figures(std::uint64_t first, std::uint64_t last,
+                                                std::uint64_t messages, std::uint64_t bytes,
+                                                double ticks_per_us);
 
 /// Streaming bandwidth of writes, reads or sends for one size (the client's
 /// side; a passive server's side returns no figures).

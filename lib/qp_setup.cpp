@@ -26,12 +26,14 @@ ibv_qp_init_attr qp_attributes(const Session& s, std::uint32_t inline_bytes) {
   ibv_qp_init_attr attr{};
   attr.send_cq = s.cq.get();
   attr.recv_cq = s.recv_cq.get();
-  attr.qp_type = IBV_QPT_RC;
+  attr.qp_type = s.spec.qp_type == QpType::ud   ? IBV_QPT_UD
+                 : s.spec.qp_type == QpType::uc ? IBV_QPT_UC
+                                                : IBV_QPT_RC;
   attr.sq_sig_all = 0;  // selective signaling: the loops choose
   attr.cap.max_send_wr = s.send_queue_depth;
   attr.cap.max_recv_wr = s.receive_queue_depth;
   attr.cap.max_send_sge = 1;
-  attr.cap.max_recv_sge = 1;
+  attr.cap.max_recv_sge = s.spec.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
   attr.cap.max_inline_data = inline_bytes;
   return attr;
 }
@@ -76,13 +78,19 @@ void settle_connect_method(TestSpec& spec, const Transport& transport, const std
 }
 
 void check_device_can_run(const TestSpec& spec, ibv_context* context) {
+  // Capabilities come from the device, never from its name. iWARP defines
+  // only reliable connections (RFC 5040), so its devices offer RC alone.
+  const char* name = ibv_get_device_name(context->device);
+  require(spec.qp_type == QpType::rc || context->device->transport_type != IBV_TRANSPORT_IWARP,
+          fmt::format("{} is iWARP, which offers only RC queue pairs: -c/--connection {} cannot "
+                      "run on it",
+                      name, to_string(spec.qp_type)),
+          "use -c RC here, or a RoCE or InfiniBand device for UC and UD");
   if (spec.operation != Operation::atomic) return;
   ibv_device_attr device{};
   if (int rc = ibv_query_device(context, &device); rc != 0) throw_system_error("ibv_query_device", rc);
-  // Capabilities come from the device, never from its name.
   require(device.atomic_cap != IBV_ATOMIC_NONE,
-          fmt::format("{} cannot run atomics: its atomic_cap is ATOMIC_NONE",
-                      ibv_get_device_name(context->device)),
+          fmt::format("{} cannot run atomics: its atomic_cap is ATOMIC_NONE", name),
           "run rdma_atomic_* on a device that supports them (ibv_devinfo -v shows atomic_cap)");
 }
 
@@ -119,6 +127,17 @@ void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
                         size, port.device, port.port, port.max_message_bytes),
             "use a smaller -s/--size");
   }
+}
+
+void check_datagram_sizes(const TestSpec& spec, std::uint32_t mtu_bytes, const std::string& device) {
+  if (spec.qp_type != QpType::ud) return;
+  for (auto size : spec.sizes)
+    require(size <= mtu_bytes,
+            fmt::format("message size {} exceeds the path MTU of {} bytes on {}: a UD message "
+                        "travels in one packet",
+                        size, mtu_bytes, device),
+            fmt::format("use -s/--size {} or less with -c UD, or -c RC/UC for larger messages",
+                        mtu_bytes));
 }
 
 void create_shared_resources(Session& s, const SideConfig& config) {
@@ -170,6 +189,13 @@ void create_shared_resources(Session& s, const SideConfig& config) {
   s.local_mr = std::move(local.mr);
   s.exposed_mr = std::move(exposed.mr);
   s.registration = exposed.path;
+  if (s.spec.qp_type == QpType::ud) {
+    // The GRH goes to a scatter entry of its own, so that the payload lands
+    // at the start of the exposed buffer, as on RC (validation reads it there).
+    s.grh_buffer.resize(kUdGrhBytes);
+    s.grh_mr.reset(ibv_reg_mr(s.pd.get(), s.grh_buffer.data(), kUdGrhBytes, IBV_ACCESS_LOCAL_WRITE));
+    if (!s.grh_mr) throw_system_error("ibv_reg_mr (UD receive header)", errno);
+  }
 }
 
 void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
@@ -199,11 +225,12 @@ void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
     last_error = errno;
   }
   if (!qp && wanted)
-    throw_system_error(fmt::format("creating the RC queue pair with -I/--inline-size {}", *wanted),
+    throw_system_error(fmt::format("creating the {} queue pair with -I/--inline-size {}",
+                                   to_string(s.spec.qp_type), *wanted),
                        last_error, s.port.device + " may allow less inline data; lower -I");
   if (!qp)
-    throw_system_error(fmt::format("creating RC queue pair {} of {}", s.qps.size() + 1,
-                                   s.spec.queue_pairs),
+    throw_system_error(fmt::format("creating {} queue pair {} of {}", to_string(s.spec.qp_type),
+                                   s.qps.size() + 1, s.spec.queue_pairs),
                        last_error);
   s.qps.push_back(std::move(qp));
 }
@@ -236,8 +263,60 @@ void adopt_remote(Session& s, const wire::Endpoint& peer) {
   s.remote_memory = peer.memory;
 }
 
+namespace {
+
+/// The route to the peer: its LID, and on RoCE (which has no LIDs) the GRH
+/// made from the GIDs.
+ibv_ah_attr route_to(const Session& s, const wire::Endpoint& peer) {
+  ibv_ah_attr ah{};
+  ah.dlid = peer.lid;
+  ah.sl = s.qp_options.service_level;
+  ah.port_num = s.port.port;
+  if (s.port.link_layer == LinkLayer::ethernet) {
+    ah.is_global = 1;
+    std::copy(peer.gid.begin(), peer.gid.end(), ah.grh.dgid.raw);
+    ah.grh.sgid_index = static_cast<std::uint8_t>(s.transport.gid.index);
+    ah.grh.hop_limit = 64;
+    ah.grh.traffic_class = s.qp_options.traffic_class;
+  }
+  return ah;
+}
+
+/// UD: INIT with the Q_Key, RTR and RTS with nothing about the peer, whose
+/// route goes into an address handle that every send names.
+void connect_datagram_qp(Session& s, ibv_qp* qp, const wire::Endpoint& peer) {
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_INIT;
+  a.pkey_index = 0;
+  a.port_num = s.port.port;
+  a.qkey = kUdQkey;
+  modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, "INIT");
+  a = {};
+  a.qp_state = IBV_QPS_RTR;
+  modify(qp, a, IBV_QP_STATE, "RTR");
+  a = {};
+  a.qp_state = IBV_QPS_RTS;
+  a.sq_psn = s.local_psn;
+  modify(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS");
+
+  // The peer's port may carry less than ours.
+  s.path_mtu_bytes = std::min(s.qp_options.mtu_bytes.value_or(s.port.active_mtu_bytes), peer.mtu_bytes);
+  check_datagram_sizes(s.spec, s.path_mtu_bytes, s.port.device + " and its peer");
+  auto route = route_to(s, peer);
+  AddressHandle ah(ibv_create_ah(s.pd.get(), &route));
+  if (!ah) throw_system_error("ibv_create_ah", errno, "the peer's GID or LID is not reachable from this port");
+  s.peer_ahs.push_back(std::move(ah));
+  s.peer_qpns.push_back(peer.qp_number);
+}
+
+}  // namespace
+
 void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
   ibv_qp* qp = s.qps.at(index).get();
+  if (s.spec.qp_type == QpType::ud) return connect_datagram_qp(s, qp, peer);
+  // RC and UC share the path; UC has no acks, so no retries, timeouts or
+  // read resources.
+  const bool reliable = s.spec.qp_type == QpType::rc;
   ibv_qp_attr a{};
   a.qp_state = IBV_QPS_INIT;
   a.pkey_index = 0;
@@ -251,36 +330,28 @@ void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
   a.path_mtu = mtu_enum(s.path_mtu_bytes);
   a.dest_qp_num = peer.qp_number;
   a.rq_psn = peer.packet_sequence;
-  a.max_dest_rd_atomic = s.read_responders;
-  a.min_rnr_timer = 12;
-  a.ah_attr.dlid = peer.lid;
-  a.ah_attr.sl = s.qp_options.service_level;
-  a.ah_attr.port_num = s.port.port;
-  if (s.port.link_layer == LinkLayer::ethernet) {
-    // RoCE has no LIDs: the GRH (from the GIDs) is the address.
-    a.ah_attr.is_global = 1;
-    std::copy(peer.gid.begin(), peer.gid.end(), a.ah_attr.grh.dgid.raw);
-    a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(s.transport.gid.index);
-    a.ah_attr.grh.hop_limit = 64;
-    a.ah_attr.grh.traffic_class = s.qp_options.traffic_class;
+  a.ah_attr = route_to(s, peer);
+  int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+  if (reliable) {
+    a.max_dest_rd_atomic = s.read_responders;
+    a.min_rnr_timer = 12;
+    mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
   }
-  modify(qp, a,
-         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-             IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
-         "RTR");
+  modify(qp, a, mask, "RTR");
 
   a = {};
   a.qp_state = IBV_QPS_RTS;
-  a.timeout = kAckTimeout;
-  a.retry_cnt = kRetryCount;
-  a.rnr_retry = kRnrRetry;
   a.sq_psn = s.local_psn;
-  s.read_depth = std::min(s.read_depth, peer.read_responders);
-  a.max_rd_atomic = s.read_depth;
-  modify(qp, a,
-         IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-             IBV_QP_MAX_QP_RD_ATOMIC,
-         "RTS");
+  mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+  if (reliable) {
+    a.timeout = kAckTimeout;
+    a.retry_cnt = kRetryCount;
+    a.rnr_retry = kRnrRetry;
+    s.read_depth = std::min(s.read_depth, peer.read_responders);
+    a.max_rd_atomic = s.read_depth;
+    mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+  }
+  modify(qp, a, mask, "RTS");
 }
 
 rdma_conn_param cm_parameters(const Session& s) {

@@ -5,8 +5,6 @@
 // first arrival to the last; a -D run times the window that starts a tenth of
 // the duration after the first arrival and ends a tenth before the duration
 // is over, and ends when every QP has delivered its zero-length end marker.
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "bandwidth_window.hpp"
@@ -36,8 +34,8 @@ template <typename Clock, bool Timed>
 void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t count,
                   BandwidthWindow& window, std::uint64_t* first, std::uint64_t* last, Watchdog& dog) {
   ibv_recv_wr wr = L.receive.wr;
-  ibv_sge sge = L.receive.sge;
-  wr.sg_list = &sge;
+  auto sges = L.receive.sges;
+  wr.sg_list = sges.data();
   ibv_recv_wr* bad = nullptr;
   ibv_wc wc[kPollBatch];
   std::uint64_t received = 0, markers = 0;
@@ -65,9 +63,7 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
         ++markers;  // the sender's deadline has passed on this QP
         continue;
       }
-      if (wc[k].byte_len != L.bytes) [[unlikely]]
-        throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
-                                wc[k].byte_len, L.bytes));
+      check_received_length(wc[k].byte_len, L.bytes, L.receive.header_bytes);
       if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
       ++lane.completed;
@@ -112,24 +108,28 @@ SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const Cloc
     r.warmup = 0;
     return r;
   }
-  // From the first arrival to the last, the first message's own transfer is
-  // not inside the interval: count all messages but one over it.
-  const double us = static_cast<double>(last - first) / clock.ticks_per_us;
-  const std::uint64_t total = s.spec.iterations * qps;
-  if (total > 1 && us > 0) {
-    BandwidthFigures b;
-    b.seconds = us / 1e6;
-    b.messages = total - 1;
-    const double messages = static_cast<double>(b.messages);
-    b.average_mb_per_s = messages * static_cast<double>(bytes) / us;
-    b.message_rate_mpps = messages / us;
-    b.peak_mb_per_s = b.average_mb_per_s;  // per-completion stamps would cost the receiver time
-    if (qps > 1)
-      for (const Lane& lane : lanes)
-        b.per_qp_mb_per_s.push_back(static_cast<double>(lane.completed * bytes) / us);
-    r.bandwidth = b;
+  r.bandwidth = arrival_figures(first, last, s.spec.iterations * qps, bytes, clock.ticks_per_us);
+  if (r.bandwidth && qps > 1) {
+    const double us = r.bandwidth->seconds * 1e6;
+    for (const Lane& lane : lanes)
+      r.bandwidth->per_qp_mb_per_s.push_back(static_cast<double>(lane.completed * bytes) / us);
   }
   return r;
+}
+
+std::optional<BandwidthFigures> arrival_figures(std::uint64_t first, std::uint64_t last,
+                                                std::uint64_t messages, std::uint64_t bytes,
+                                                double ticks_per_us) {
+  const double us = static_cast<double>(last - first) / ticks_per_us;
+  if (messages <= 1 || us <= 0) return std::nullopt;
+  BandwidthFigures b;
+  b.seconds = us / 1e6;
+  b.messages = messages - 1;
+  const double timed = static_cast<double>(b.messages);
+  b.average_mb_per_s = timed * static_cast<double>(bytes) / us;
+  b.message_rate_mpps = timed / us;
+  b.peak_mb_per_s = b.average_mb_per_s;  // per-completion stamps would cost the receiver time
+  return b;
 }
 
 }  // namespace rdmabench::detail

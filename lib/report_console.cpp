@@ -28,7 +28,7 @@ class ConsoleReporter final : public Reporter {
     line("Transport", fmt::format("{} (link layer {})", c.transport, c.link_layer));
     line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
-    line("Connection", fmt::format("{}, peer {}", c.connection, c.peer));
+    line("Connection", fmt::format("{} queue pairs, {}, peer {}", c.connection_type, c.connection, c.peer));
     const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
     line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
                                c.memory_registration, c.remote_memory));
@@ -78,8 +78,14 @@ class ConsoleReporter final : public Reporter {
       print_bandwidth(r, *r.server_bandwidth, "  server -> client");
     } else if (r.bandwidth) {
       print_bandwidth(r, *r.bandwidth, "");
-    } else {
+    } else if (!r.delivery) {
       fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
+    }
+    if (r.delivery) {
+      const auto& d = *r.delivery;
+      fmt::print(out_, "          delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n",
+                 d.received, d.sent, d.lost(),
+                 d.sent ? 100.0 * static_cast<double>(d.lost()) / static_cast<double>(d.sent) : 0.0);
     }
     if (r.validated)
       fmt::print(out_, "          validated: every byte of 2 untimed messages of this size\n");

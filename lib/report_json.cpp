@@ -19,6 +19,7 @@ nlohmann::json to_json(const RunContext& c) {
       {"gid", {{"index", c.gid_index}, {"value", c.gid}, {"type", c.gid_type}, {"reason", c.gid_reason}}},
       {"mtu_bytes", c.mtu_bytes},
       {"connection", c.connection},
+      {"connection_type", c.connection_type},
       {"peer", c.peer},
       {"memory",
        {{"local", c.local_memory},
@@ -76,6 +77,10 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
     if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
   }
+  if (r.delivery)
+    j["delivery"] = {{"sent", r.delivery->sent},
+                     {"received", r.delivery->received},
+                     {"lost", r.delivery->lost()}};
   if (r.validated) j["validated"] = true;
   j["context"] = to_json(c);
   return j;

@@ -30,14 +30,15 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
   ibv_send_wr marker = wr;  // zero-length: the end of a -D run
   marker.num_sge = 0;
   ibv_recv_wr rwr = L.receive.wr;
-  ibv_sge rsge = L.receive.sge;
-  rwr.sg_list = &rsge;
+  auto rsges = L.receive.sges;
+  rwr.sg_list = rsges.data();
   ibv_send_wr* bad = nullptr;
   ibv_recv_wr* bad_receive = nullptr;
   bool signal_pending = false;
   auto receive = [&](std::uint64_t i) {
-    if constexpr (Recorder::kEndsWithMarker) return reap_receive_or_marker(L.recv_cq, L.bytes, dog, i);
-    reap_receive(L.recv_cq, L.bytes, dog, i);
+    const std::uint32_t header = L.receive.header_bytes;
+    if constexpr (Recorder::kEndsWithMarker) return reap_receive_or_marker(L.recv_cq, L.bytes, header, dog, i);
+    reap_receive(L.recv_cq, L.bytes, header, dog, i);
     return false;
   };
   for (std::uint64_t i = 0;; ++i) {
@@ -75,7 +76,12 @@ SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo
   const SendLatencyLoop loop{s.qps.front().get(),         s.cq.get(), s.recv_cq.get(),
                              prepare_operation(s, bytes), prepare_receive(s), bytes,
                              s.role == Role::client};
-  Watchdog dog(s.control, s.timeout, "the peer's send");
+  // UD drops a message that meets trouble, and a ping-pong then waits for
+  // an answer that never comes: the watchdog ends it, saying why.
+  Watchdog dog(s.control, s.timeout,
+               s.spec.qp_type == QpType::ud ? "the peer's send (UD is unreliable: a lost message "
+                                              "ends a ping-pong)"
+                                            : "the peer's send");
   return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
     send_latency_loop<Clock>(loop, recorder, dog);
   });

@@ -113,6 +113,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     port = query_port(context.get(), config.port);
     transport = resolve_transport(port, config.gid_index, family_of(config.server));
     check_sizes_fit(spec, port);
+    check_datagram_sizes(spec, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
     check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
     check_qp_options(config.qp, port, spec.connect, notice);
@@ -267,6 +268,8 @@ Session Server::accept_client() {
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);
+        check_datagram_sizes(adopted, m.config.qp.mtu_bytes.value_or(m.port.active_mtu_bytes),
+                             m.port.device);
       } catch (const Error& e) {
         control.send(wire::Reject{std::string("server side: ") + e.what()});
         throw;

@@ -35,10 +35,14 @@ void check_qp_options(const QpOptions& options, const PortAttributes& port, Conn
 /// Checks the sweep against what the port can carry in one message.
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
 
+/// UD carries one packet per message: refuses a size above `mtu_bytes`,
+/// naming both. Does nothing for RC and UC.
+void check_datagram_sizes(const TestSpec& spec, std::uint32_t mtu_bytes, const std::string& device);
+
 /// PD, CQs, buffers and MRs: what every QP of the session shares.
 void create_shared_resources(Session& session, const SideConfig& config);
 
-/// One more RC QP on the shared CQs (on `cm_id` with rdma_cm, else plain).
+/// One more QP of spec.qp_type on the shared CQs (on `cm_id` with rdma_cm, else plain).
 void add_queue_pair(Session& session, rdma_cm_id* cm_id);
 
 /// create_shared_resources and every QP of the attribute-exchange method.

@@ -1,5 +1,7 @@
 #include "rdmabench/test_spec.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace rdmabench {
@@ -27,6 +29,42 @@ std::string to_string(ConnectMethod method) {
   return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
 }
 
+std::string to_string(QpType type) {
+  return type == QpType::uc ? "UC" : type == QpType::ud ? "UD" : "RC";
+}
+
+std::optional<std::string> find_unsupported(const TestSpec& spec) {
+  const std::string c = "-c/--connection " + to_string(spec.qp_type);
+  const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
+  if (spec.qp_type == QpType::uc && one_sided)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UC queue pairs carry sends and RDMA writes, not reads or atomics; use -c RC";
+  if (spec.qp_type == QpType::ud && spec.operation != Operation::send)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UD queue pairs carry only sends; use -c RC (or UC for writes)";
+  if (spec.qp_type != QpType::rc && spec.connect == ConnectMethod::rdma_cm)
+    return "-R/--rdma-cm and " + c +
+           " conflict: rdmabench connects only RC queue pairs with rdma_cm; drop -R (UC and UD "
+           "connect by the TCP exchange)";
+  // An unreliable receiver of sends counts arrivals against the count the
+  // sender posts, on one QP (see lib/unreliable_receive.cpp).
+  const bool unreliable_receiver = spec.qp_type != QpType::rc && spec.operation == Operation::send &&
+                                   spec.measurement == Measurement::bandwidth;
+  if (unreliable_receiver && spec.queue_pairs > 1)
+    return fmt::format("-q/--qp {} and {} conflict: send bandwidth over unreliable queue pairs "
+                       "runs on one QP here; drop -q",
+                       spec.queue_pairs, c);
+  if (unreliable_receiver && spec.bidirectional)
+    return "-b/--bidirectional and " + c +
+           " conflict: a side that also sends over unreliable queue pairs could wait forever for a "
+           "lost message; use -c RC for -b";
+  if (unreliable_receiver && spec.duration_s)
+    return "-D/--duration and " + c +
+           " conflict: the receiver of a timed run over unreliable queue pairs cannot tell how "
+           "many messages were sent, so it could not report the loss; give -n";
+  return std::nullopt;
+}
+
 std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client) {
   if (server.operation != client.operation || server.measurement != client.measurement) {
     return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
@@ -40,6 +78,11 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
     return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
            ", the client with " + to_string(client.connect) +
            "; give -R/--rdma-cm on both sides or on neither";
+  }
+  if (server.qp_type != client.qp_type) {
+    return "mismatched -c/--connection: the server uses " + to_string(server.qp_type) +
+           " queue pairs, the client " + to_string(client.qp_type) +
+           "; give the same -c on both sides";
   }
   if (server.bidirectional != client.bidirectional) {
     return std::string("mismatched -b/--bidirectional: the ") +

@@ -116,6 +116,7 @@ void write_body(Writer& w, const Hello& m) {
   require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
+  w.u8(static_cast<std::uint8_t>(s.qp_type));
 }
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
 void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
@@ -217,6 +218,7 @@ Hello read_hello(Reader& r) {
           fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
   s.sizes.resize(count);
   for (auto& size : s.sizes) size = r.u64();
+  s.qp_type = checked_enum<QpType>(r.u8(), 3, "queue pair type");
   return h;
 }
 

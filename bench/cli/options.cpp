@@ -38,7 +38,7 @@ std::uint64_t parse_size(const std::string& text) {
 namespace {
 
 struct RawOptions {
-  std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, atomic, numa = "auto";
+  std::string device, size, connection = "RC", mem = "host", cuda_bus_id, gdr, clock = "auto", output, atomic, numa = "auto";
   long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
@@ -120,6 +120,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   connection.add_options()
       ("port,p", po::value(&raw.tcp_port)->default_value(18515), "TCP control port (rdma_cm uses port + 1)")
       ("rdma-cm,R", po::bool_switch(), "connect the QPs with rdma_cm (automatic on iWARP)")
+      ("connection,c", po::value(&raw.connection)->default_value("RC"),
+       "queue pair type: RC, UC (sends and writes) or UD (sends; one MTU per message)")
       ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds to wait for the peer before giving up");
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
@@ -216,6 +218,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   spec.operation = kind.operation;
   spec.measurement = kind.measurement;
   spec.connect = vm["rdma-cm"].as<bool>() ? ConnectMethod::rdma_cm : ConnectMethod::tcp_exchange;
+  if (raw.connection == "RC") spec.qp_type = QpType::rc;
+  else if (raw.connection == "UC") spec.qp_type = QpType::uc;
+  else if (raw.connection == "UD") spec.qp_type = QpType::ud;
+  else throw UsageError(fmt::format("-c/--connection {} is unknown: expected RC, UC or UD", raw.connection));
   const bool sweep = vm["all"].as<bool>();
   if (kind.operation == Operation::atomic) {
     // Atomics have one size; refuse the options that would pretend otherwise.
@@ -315,6 +321,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     throw UsageError("--output and --json - both want stdout; write the JSON to a file");
   if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)
     throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
+  if (auto problem = find_unsupported(spec)) throw UsageError(*problem);
   return cl;
 }
 

@@ -64,6 +64,9 @@ class ControlChannel {
   /// Non-blocking look at the socket, used by data-path watchdogs: has the
   /// peer closed it or sent an Abort? Fills `reason` for an Abort.
   PeerState check_peer(std::string& reason);
+  /// Non-blocking: has the peer written anything (or closed) since we last
+  /// read? Reads nothing; the message stays for the code that expects it.
+  bool peer_has_spoken() const;
   /// Best effort: tell the peer why we are giving up. Never throws.
   void try_abort(const std::string& reason) noexcept;
 

@@ -36,6 +36,15 @@ inline BandwidthFigures add_directions(const BandwidthFigures& a, const Bandwidt
   return sum;
 }
 
+/// What a UC or UD receiver of sends counted against what the sender posted:
+/// both lose messages silently, and a figure without its loss would mislead.
+struct Delivery {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t lost() const { return sent > received ? sent - received : 0; }
+  bool operator==(const Delivery&) const = default;
+};
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;  ///< timed iterations (warmup excluded)
@@ -53,6 +62,7 @@ struct SizeResult {
   /// With -D: percentiles come from a histogram whose relative error is at
   /// most this (exact count, min, max, mean and stdev).
   std::optional<double> histogram_relative_error;
+  std::optional<Delivery> delivery;  ///< UD send bandwidth, receiving side
   bool validated = false;  ///< --validate checked every byte of this size's untimed messages
 };
 
@@ -74,6 +84,7 @@ struct RunContext {
   std::string gid_reason;
   std::uint32_t mtu_bytes = 0;
   std::string connection;   ///< "out-of-band TCP" / "rdma_cm"
+  std::string connection_type = "RC";  ///< the queue pair type, -c: RC, UC or UD
   std::string peer;
   std::string local_memory;
   std::string local_memory_device;  ///< the GPU behind it ("NVIDIA H200, PCI 0000:3b:00.0"); empty for host

@@ -70,11 +70,15 @@ class Session {
   CompletionQueue cq;       ///< completions of our sends, writes and reads
   CompletionQueue recv_cq;  ///< completions of our posted receives
   std::vector<QueuePair> qps;   ///< spec.queue_pairs of them; latency loops use one
+  std::vector<AddressHandle> peer_ahs;   ///< UD: the route to each peer QP (sends name it)
+  std::vector<std::uint32_t> peer_qpns;  ///< UD: each peer QP's number
   std::unique_ptr<MemoryProvider> memory;
   Buffer local_buffer;    ///< what our own work requests use: write source, read destination
   Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source
   MemoryRegion local_mr;
   MemoryRegion exposed_mr;
+  std::vector<std::byte> grh_buffer;  ///< UD: where each receive's 40-byte GRH lands
+  MemoryRegion grh_mr;
   RegistrationPath registration = RegistrationPath::host;  ///< how both buffers were registered
 
   RemoteBuffer remote;

@@ -17,6 +17,15 @@ enum class AtomicOp : std::uint8_t { fetch_and_add = 1, compare_and_swap = 2 };
 inline constexpr std::uint64_t kAtomicBytes = 8;
 enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
 enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
+/// The queue pair's transport service (perftest's -c): reliable connected,
+/// unreliable connected (no acks, no reads or atomics), unreliable datagram
+/// (sends only, one MTU per message, messages may be lost).
+enum class QpType : std::uint8_t { rc = 1, uc = 2, ud = 3 };
+
+/// UD messages carry this Q_Key; both sides use the same constant.
+inline constexpr std::uint32_t kUdQkey = 0x11111111;
+/// A UD receive gets the 40-byte Global Routing Header in front of the payload.
+inline constexpr std::uint32_t kUdGrhBytes = 40;
 
 /// The test as the client asks for it; the server adopts sizes, iterations,
 /// warmup and depth from the client, and rejects a different operation,
@@ -25,6 +34,7 @@ struct TestSpec {
   Operation operation = Operation::write;
   Measurement measurement = Measurement::bandwidth;
   ConnectMethod connect = ConnectMethod::tcp_exchange;
+  QpType qp_type = QpType::rc;  ///< -c/--connection; both sides must agree
   std::vector<std::uint64_t> sizes{65536};
   std::uint64_t iterations = 5000;
   std::uint32_t warmup = 0;
@@ -49,12 +59,18 @@ std::string test_name(const TestSpec& spec);
 /// write bandwidth (one-sided operations the responder's NIC serves alone).
 bool server_is_passive(const TestSpec& spec);
 std::string to_string(ConnectMethod method);
+std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP
 
 /// The first option on which a server configured as `server` cannot serve a
 /// client asking for `client`, as a message naming the option; nullopt if
 /// they are compatible.
 std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
+
+/// The first option combination that cannot run on any device (reads on UC,
+/// writes on UD, rdma_cm with UC or UD), as a message naming both options;
+/// nullopt if the spec is coherent.
+std::optional<std::string> find_unsupported(const TestSpec& spec);
 
 /// Writes per signaled completion in bandwidth loops: cq_mod, or the default.
 std::uint32_t signal_interval(const TestSpec& spec);

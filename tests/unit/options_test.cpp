@@ -469,3 +469,43 @@ TEST_CASE("options: a CPU the process may not use is refused, naming the valid o
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--numa", "on"}), UsageError,
                          MessageContains("--numa on is unknown: expected auto or off"));
 }
+
+TEST_CASE("options: -c/--connection chooses the queue pair type, RC by default", "[options]") {
+  const BenchmarkKind send_lat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
+  CHECK(parse_command_line(send_lat, {}).spec.qp_type == rdmabench::QpType::rc);
+  CHECK(parse_command_line(send_lat, {"-c", "UD"}).spec.qp_type == rdmabench::QpType::ud);
+  CHECK(parse_command_line(send_lat, {"--connection", "UC"}).spec.qp_type == rdmabench::QpType::uc);
+  CHECK(parse_command_line(kBandwidth, {"-c", "UC"}).spec.qp_type == rdmabench::QpType::uc);
+  REQUIRE_THROWS_MATCHES(parse_command_line(send_lat, {"-c", "XRC"}), UsageError,
+                         MessageContains("-c/--connection XRC is unknown: expected RC, UC or UD"));
+}
+
+TEST_CASE("options: -c combinations no device can run are refused, naming both options", "[options]") {
+  const BenchmarkKind read_bw{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
+  const BenchmarkKind atomic_lat{"rdma_atomic_lat", Operation::atomic, Measurement::latency, 8, 1000, 1};
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  struct Case {
+    BenchmarkKind kind;
+    Args args;
+    std::vector<const char*> names;  ///< every option the message must name
+  };
+  for (const auto& c :
+       {Case{read_bw, {"-c", "UC"}, {"rdma_read_bw", "-c/--connection UC", "not reads or atomics"}},
+        Case{atomic_lat, {"-c", "UD"}, {"rdma_atomic_lat", "-c/--connection UD", "only sends"}},
+        Case{kBandwidth, {"-c", "UD"}, {"rdma_write_bw", "-c/--connection UD", "UC for writes"}},
+        Case{kLatency, {"-c", "UD"}, {"rdma_write_lat", "-c/--connection UD"}},
+        Case{send_bw, {"-c", "UC", "-R"}, {"-R/--rdma-cm", "-c/--connection UC"}},
+        Case{send_bw, {"-c", "UD", "-R"}, {"-R/--rdma-cm", "-c/--connection UD"}},
+        Case{send_bw, {"-c", "UD", "-q", "2"}, {"-q/--qp 2", "-c/--connection UD"}},
+        Case{send_bw, {"-c", "UD", "-D", "2"}, {"-D/--duration", "-c/--connection UD"}},
+        Case{send_bw, {"-c", "UC", "-q", "3"}, {"-q/--qp 3", "-c/--connection UC"}}}) {
+    INFO(c.names.front());
+    for (const char* name : c.names)
+      REQUIRE_THROWS_MATCHES(parse_command_line(c.kind, c.args), UsageError, MessageContains(name));
+  }
+  // What does run: writes over UC, sends over UC and UD, RC with rdma_cm.
+  CHECK_NOTHROW(parse_command_line(kLatency, {"-c", "UC"}));
+  CHECK_NOTHROW(parse_command_line(send_bw, {"-c", "UD"}));
+  CHECK_NOTHROW(parse_command_line(kBandwidth, {"-c", "UC", "-q", "2", "-D", "2"}));
+  CHECK_NOTHROW(parse_command_line(read_bw, {"-c", "RC", "-R"}));
+}

@@ -119,7 +119,7 @@ const std::string kContextBlock =
     " Transport       : RoCEv2 (link layer Ethernet)\n"
     " GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
     " MTU             : 1024 bytes\n"
-    " Connection      : out-of-band TCP, peer server 10.0.2.16:18515\n"
+    " Connection      : RC queue pairs, out-of-band TCP, peer server 10.0.2.16:18515\n"
     " Memory          : local host (registration: host), remote hugepage\n";
 
 }  // namespace
@@ -272,6 +272,7 @@ TEST_CASE("report: JSON context block", "[report]") {
   CHECK(c["gid"]["reason"] == "RoCEv2 IPv4 GID");
   CHECK(c["mtu_bytes"] == 1024);
   CHECK(c["connection"] == "out-of-band TCP");
+  CHECK(c["connection_type"] == "RC");
   CHECK(c["peer"] == "server 10.0.2.16:18515");
   CHECK(c["memory"]["local"] == "host");
   CHECK(c["memory"]["remote"] == "hugepage");
@@ -398,4 +399,28 @@ TEST_CASE("report: JSON context carries the NUMA node, pinning and GPU relations
   CHECK(j["numa"]["pinned_cpus"] == "4-7");
   CHECK(j["numa"]["placement"] == "CPUs 4-7 (NUMA node 1 of mlx5_0)");
   CHECK(j["gpu_relationship"] == "SYS: across NUMA nodes");
+}
+
+TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console", "[report]") {
+  SizeResult r;
+  r.bytes = 512;
+  r.iterations = 2000;
+  r.delivery = Delivery{2100, 1995};
+  auto c = context(false);
+  c.connection_type = "UD";
+  const auto j = to_json(r, c);
+  CHECK(j["delivery"]["sent"] == 2100);
+  CHECK(j["delivery"]["received"] == 1995);
+  CHECK(j["delivery"]["lost"] == 105);
+  CHECK(j["context"]["connection_type"] == "UD");
+  std::ostringstream out;
+  render(*make_console_reporter(out), c, {r});
+  CHECK_THAT(out.str(), Catch::Contains("UD queue pairs, out-of-band TCP") &&
+                            Catch::Contains("delivery: 1995 of 2100 messages sent arrived (105 lost, 5.00%)"));
+  // Nothing arrived at all: the delivery line says so instead of "measured by the peer".
+  r.delivery = Delivery{2100, 0};
+  std::ostringstream none;
+  render(*make_console_reporter(none), c, {r});
+  CHECK_THAT(none.str(), Catch::Contains("0 of 2100 messages sent arrived (2100 lost, 100.00%)"));
+  CHECK_THAT(none.str(), !Catch::Contains("measured by the peer"));
 }

@@ -155,3 +155,39 @@ TEST_CASE("test spec: with -b no server is passive", "[spec]") {
   spec.bidirectional = true;
   CHECK_FALSE(rdmabench::server_is_passive(spec));
 }
+
+TEST_CASE("test_spec: a different -c names the option and both queue pair types", "[test_spec]") {
+  TestSpec server, client;
+  server.operation = client.operation = Operation::send;
+  client.qp_type = QpType::ud;
+  const auto conflict = find_conflict(server, client);
+  REQUIRE(conflict);
+  CHECK(*conflict ==
+        "mismatched -c/--connection: the server uses RC queue pairs, the client UD; give the "
+        "same -c on both sides");
+  client.qp_type = QpType::rc;
+  CHECK_FALSE(find_conflict(server, client));
+  CHECK(to_string(QpType::uc) == "UC");
+}
+
+TEST_CASE("test_spec: find_unsupported accepts RC with everything", "[test_spec]") {
+  for (auto op : {Operation::write, Operation::read, Operation::send, Operation::atomic}) {
+    TestSpec s;
+    s.operation = op;
+    s.connect = ConnectMethod::rdma_cm;
+    s.queue_pairs = 4;
+    CHECK_FALSE(find_unsupported(s));
+  }
+}
+
+TEST_CASE("test_spec: -b with send bandwidth over UC or UD is refused, naming both", "[test_spec]") {
+  for (auto type : {QpType::uc, QpType::ud}) {
+    TestSpec s;
+    s.operation = Operation::send;
+    s.qp_type = type;
+    s.bidirectional = true;
+    const auto why = find_unsupported(s);
+    REQUIRE(why);
+    CHECK_THAT(*why, Catch::Contains("-b/--bidirectional and -c/--connection " + to_string(type)));
+  }
+}

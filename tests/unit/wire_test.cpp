@@ -68,6 +68,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   b.push_back(0);  // bidirectional
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
+  b.push_back(1);  // queue pair type: RC
   return b;
 }
 
@@ -114,6 +115,23 @@ TEST_CASE("wire: Hello carries each enum value", "[wire]") {
       hello.spec.connect = connect;
       CHECK(std::get<wire::Hello>(round_trip(hello)) == hello);
     }
+  }
+}
+
+TEST_CASE("wire: Hello carries each queue pair type", "[wire]") {
+  for (auto type : {rdmabench::QpType::rc, rdmabench::QpType::uc, rdmabench::QpType::ud}) {
+    wire::Hello hello{spec_with_sizes({2, 4})};
+    hello.spec.qp_type = type;
+    CHECK(std::get<wire::Hello>(round_trip(hello)) == hello);
+  }
+}
+
+TEST_CASE("wire: Hello with an unknown queue pair type", "[wire]") {
+  for (int code : {0, 4}) {
+    auto hello = hello_payload(1, 1, 1, 1);
+    hello.back() = static_cast<std::uint8_t>(code);
+    REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
+                           MessageContains("unknown queue pair type code " + std::to_string(code)));
   }
 }
 
@@ -283,8 +301,8 @@ TEST_CASE("wire: Hello with no sizes or more than 64", "[wire]") {
                          rdmabench::Error, MessageContains("65 message sizes"));
   // A count far beyond the payload is refused before it is trusted.
   auto huge = hello_payload(1, 1, 1, 0);
+  huge[huge.size() - 3] = 0xff;  // the count; the queue pair type follows it
   huge[huge.size() - 2] = 0xff;
-  huge[huge.size() - 1] = 0xff;
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, huge)), rdmabench::Error,
                          MessageContains("65535 message sizes"));
   // 64 is still fine.

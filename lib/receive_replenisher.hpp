@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <infiniband/verbs.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -27,9 +28,9 @@ class ReceiveReplenisher {
  public:
   ReceiveReplenisher(ibv_cq* cq, const PreparedReceive& receive, std::uint64_t bytes,
                      std::uint64_t expected, bool until_markers)
-      : cq_(cq), wr_(receive.wr), sge_(receive.sge), bytes_(bytes), expected_(expected),
+      : cq_(cq), wr_(receive.wr), sges_(receive.sges), bytes_(bytes), expected_(expected),
         until_markers_(until_markers) {
-    wr_.sg_list = &sge_;
+    wr_.sg_list = sges_.data();
   }
 
   /// Reaps what has arrived (never more than the run expects) and reposts.
@@ -66,7 +67,7 @@ class ReceiveReplenisher {
 
   ibv_cq* cq_;
   ibv_recv_wr wr_;
-  ibv_sge sge_;
+  std::array<ibv_sge, 2> sges_;  // -b runs on RC only: no GRH entry in use
   std::uint64_t bytes_;
   std::uint64_t expected_;
   bool until_markers_;

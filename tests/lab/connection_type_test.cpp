@@ -82,7 +82,7 @@ TEST_CASE("write_bw -c UC on RoCEv2", "[lab][rxe][uc]") {
   CHECK(run.client.at("bandwidth").at("average_MBps").get<double>() > 0);
 }
 
-TEST_CASE("-c UD and UC are refused on iWARP before connecting, on both sides", "[lab][siw][ud][uc]") {
+TEST_CASE("send tests refuse -c UD and UC on iWARP before connecting, on both sides", "[lab][siw][ud][uc]") {
   const Device d = iwarp();
   const auto port = std::to_string(free_port_pair());
   for (const std::string type : {"UD", "UC"}) {
@@ -98,7 +98,7 @@ TEST_CASE("-c UD and UC are refused on iWARP before connecting, on both sides", 
   }
 }
 
-TEST_CASE("-c UD with a size above the MTU is refused before connecting", "[lab][rxe][ud]") {
+TEST_CASE("send_bw refuses -c UD with a size above the MTU before connecting", "[lab][rxe][ud]") {
   const Device d = roce();
   auto p = run_alone({bin("rdma_send_bw"), "-d", d.name, "-c", "UD", "-s", "8192", "-p",
                       std::to_string(free_port_pair()), d.address});

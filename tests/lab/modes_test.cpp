@@ -111,7 +111,7 @@ TEST_CASE("read_bw -b on RoCEv2", "[lab][rxe][bidirectional]") {
   check_bidirectional("rdma_read_bw", roce());
 }
 
-TEST_CASE("-b on one side only is refused on both, naming the option", "[lab][rxe][bidirectional]") {
+TEST_CASE("write_bw with -b on one side only is refused on both, naming the option", "[lab][rxe][bidirectional]") {
   const Device d = roce();
   auto p = start_pair("rdma_write_bw", {"-d", d.name}, d.address, {"-d", d.name, "-b"});
   REQUIRE(p.client->wait_for(30s).has_value());

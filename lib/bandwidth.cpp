@@ -139,7 +139,7 @@ void run_size(Session& s, const BandwidthLoop& loop, std::vector<Lane>& warmup_l
     bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, dog);
   if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, dog);
   else bandwidth_loop<Clock, false>(loop, lanes, window, receives, dog);
-  if (s.spec.duration_s && s.spec.operation == Operation::send)
+  if (s.spec.duration_s && uses_receives(s.spec))
     send_end_markers(lanes, s.cq.get(), receives, dog);
   finish_receives(lanes, receives, dog);
 }
@@ -186,7 +186,7 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
                                : BandwidthWindow::counted(depth * s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
   explain_iwarp_receives(s, dog);
-  const bool receives_too = s.spec.bidirectional && s.spec.operation == Operation::send;
+  const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);
   with_clock(clock, [&]<typename Clock>() {
     if (!receives_too) {
       NoReceives none;

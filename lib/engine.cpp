@@ -78,6 +78,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   const std::string operation = read     ? "RDMA Read"
                                 : atomic ? "Atomic " + to_string(s.spec.atomic)
                                 : s.spec.operation == Operation::send ? "Send"
+                                : s.spec.write_with_imm               ? "RDMA Write with Immediate"
                                                                       : "RDMA Write";
   c.title = operation + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
@@ -119,7 +120,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     reporter.begin(context);
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
-    if (s.spec.operation == Operation::send) detail::post_receives(s, s.receive_queue_depth);
+    if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);

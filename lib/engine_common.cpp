@@ -1,3 +1,4 @@
+#include <arpa/inet.h>
 #include <fmt/format.h>
 
 #include <cstring>
@@ -6,6 +7,12 @@
 #include "latency_recorders.hpp"
 
 namespace rdmabench::detail {
+
+namespace {
+/// What --write-with-imm writes carry ("RDMB"); the target checks nothing
+/// but the completion's arrival and length.
+constexpr std::uint32_t kImmediateData = 0x52444D42;
+}  // namespace
 
 PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   PreparedOperation p;
@@ -24,7 +31,8 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   const bool may_inline = bytes <= s.max_inline;
   switch (s.spec.operation) {
     case Operation::write:
-      p.wr.opcode = IBV_WR_RDMA_WRITE;
+      p.wr.opcode = s.spec.write_with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+      p.wr.imm_data = htonl(kImmediateData);
       p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
       break;
     case Operation::send:
@@ -66,7 +74,9 @@ SizeResult result_header(const Session& s, std::uint64_t bytes) {
 }
 
 SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const bool send = s.spec.operation == Operation::send;
+  // Writes with immediate data behave as sends do for the target: it reaps
+  // a completion per message instead of polling memory.
+  const bool send = uses_receives(s.spec);
   if (s.spec.measurement == Measurement::bandwidth) {
     if (send && s.role == Role::server && !s.spec.bidirectional)
       return s.spec.qp_type == QpType::rc ? measure_receive_bandwidth(s, bytes, clock)

@@ -86,6 +86,13 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
                       "run on it",
                       name, to_string(spec.qp_type)),
           "use -c RC here, or a RoCE or InfiniBand device for UC and UD");
+  // RDMAP (RFC 5040) has no immediate data, so iWARP devices have no
+  // RDMA write with immediate.
+  require(!spec.write_with_imm || context->device->transport_type != IBV_TRANSPORT_IWARP,
+          fmt::format("{} is iWARP, which has no RDMA write with immediate data: --write-with-imm "
+                      "cannot run on it",
+                      name),
+          "drop --write-with-imm here (rdma_send_* also measure completion-driven transfers)");
   if (spec.operation != Operation::atomic) return;
   ibv_device_attr device{};
   if (int rc = ibv_query_device(context, &device); rc != 0) throw_system_error("ibv_query_device", rc);
@@ -96,13 +103,14 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
 
 std::unique_ptr<MemoryProvider> prepare_memory(const SideConfig& config, const TestSpec& spec) {
   auto memory = make_memory_provider(config.memory);
-  const bool polls_buffer = spec.operation == Operation::write && spec.measurement == Measurement::latency;
+  const bool polls_buffer = spec.operation == Operation::write &&
+                            spec.measurement == Measurement::latency && !spec.write_with_imm;
   require(!polls_buffer || memory->cpu_accessible(),
           fmt::format("write latency cannot run on {} memory: its loop polls the last byte of the "
                       "buffer from the CPU, which cannot read GPU memory",
                       memory->name()),
-          "rdma_send_lat measures the same path with completions (it polls a CQ) and works "
-          "with --mem cuda:N; or use --mem cuda-host:N here");
+          "give --write-with-imm (the target then polls a completion queue), or use "
+          "rdma_send_lat, or --mem cuda-host:N here");
   return memory;
 }
 
@@ -150,7 +158,7 @@ void create_shared_resources(Session& s, const SideConfig& config) {
   require(s.spec.tx_depth >= 1 && s.send_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
                       s.spec.tx_depth, device.max_qp_wr, s.port.device));
-  s.receive_queue_depth = s.spec.operation == Operation::send ? s.spec.rx_depth : 1;
+  s.receive_queue_depth = uses_receives(s.spec) ? s.spec.rx_depth : 1;
   require(s.receive_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})",
                       s.spec.rx_depth, device.max_qp_wr, s.port.device));

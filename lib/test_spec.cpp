@@ -19,8 +19,12 @@ std::string to_string(AtomicOp op) {
   return op == AtomicOp::compare_and_swap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
 }
 
+bool uses_receives(const TestSpec& spec) {
+  return spec.operation == Operation::send || (spec.operation == Operation::write && spec.write_with_imm);
+}
+
 bool server_is_passive(const TestSpec& spec) {
-  if (spec.bidirectional) return false;  // both sides send
+  if (spec.bidirectional || spec.write_with_imm) return false;  // both sides take part
   return spec.operation == Operation::read || spec.operation == Operation::atomic ||
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
@@ -83,6 +87,12 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
     return "mismatched -c/--connection: the server uses " + to_string(server.qp_type) +
            " queue pairs, the client " + to_string(client.qp_type) +
            "; give the same -c on both sides";
+  }
+  if (server.write_with_imm != client.write_with_imm) {
+    return std::string("mismatched --write-with-imm: the ") +
+           (server.write_with_imm ? "server" : "client") + " gives it, the " +
+           (server.write_with_imm ? "client" : "server") +
+           " does not; give --write-with-imm on both sides or on neither";
   }
   if (server.bidirectional != client.bidirectional) {
     return std::string("mismatched -b/--bidirectional: the ") +

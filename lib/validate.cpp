@@ -70,7 +70,7 @@ void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier)
       if (client) {
         put_pattern(s, s.local_buffer, bytes, pass);
         post_one(s, bytes, dog);  // an RC completion means the data landed
-      } else if (s.spec.operation == Operation::send) {
+      } else if (uses_receives(s.spec)) {
         reap_receive(s.recv_cq.get(), bytes, prepare_receive(s).header_bytes, dog, pass);
         post_receives(s, 1);
       }

@@ -117,6 +117,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u16(static_cast<std::uint16_t>(s.sizes.size()));
   for (auto size : s.sizes) w.u64(size);
   w.u8(static_cast<std::uint8_t>(s.qp_type));
+  w.u8(s.write_with_imm);
 }
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
 void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
@@ -219,6 +220,7 @@ Hello read_hello(Reader& r) {
   s.sizes.resize(count);
   for (auto& size : s.sizes) size = r.u64();
   s.qp_type = checked_enum<QpType>(r.u8(), 3, "queue pair type");
+  s.write_with_imm = r.u8() != 0;
   return h;
 }
 

@@ -128,6 +128,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
       ("duration,D", po::value(&raw.duration_s), "run each size for SECONDS instead of -n; the first and last tenth are not timed")
       ("qp,q", po::value(&raw.queue_pairs), "queue pairs on the connection (bandwidth tests; default 1)")
+      ("write-with-imm", po::bool_switch(&cl.spec.write_with_imm), "writes carry immediate data; the target reaps a completion for each (write tests; not on iWARP)")
       ("bidirectional,b", po::bool_switch(&cl.spec.bidirectional), "both sides send at once (bandwidth tests; give it on both sides)")
       ("atomic-type,A", po::value(&raw.atomic), "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP")
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
@@ -300,6 +301,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (spec.bidirectional && kind.measurement != Measurement::bandwidth)
     throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
                      " already times messages in both directions");
+  if (spec.write_with_imm && kind.operation != Operation::write)
+    throw UsageError("--write-with-imm applies to write tests; " + kind.name + " performs no RDMA writes");
   if (vm.count("duration")) {
     require_range("-D/--duration", raw.duration_s, 1LL, 86400LL, " seconds");
     if (vm.count("iters"))

@@ -35,6 +35,7 @@ struct TestSpec {
   Measurement measurement = Measurement::bandwidth;
   ConnectMethod connect = ConnectMethod::tcp_exchange;
   QpType qp_type = QpType::rc;  ///< -c/--connection; both sides must agree
+  bool write_with_imm = false;  ///< --write-with-imm: writes carry immediate data, the target reaps it
   std::vector<std::uint64_t> sizes{65536};
   std::uint64_t iterations = 5000;
   std::uint32_t warmup = 0;
@@ -71,6 +72,10 @@ std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec&
 /// writes on UD, rdma_cm with UC or UD), as a message naming both options;
 /// nullopt if the spec is coherent.
 std::optional<std::string> find_unsupported(const TestSpec& spec);
+
+/// True when the target of each message reaps a receive completion: sends,
+/// and writes with immediate data.
+bool uses_receives(const TestSpec& spec);
 
 /// Writes per signaled completion in bandwidth loops: cq_mod, or the default.
 std::uint32_t signal_interval(const TestSpec& spec);

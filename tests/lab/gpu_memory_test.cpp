@@ -126,6 +126,7 @@ TEST_CASE("gpu: no driver, no device or write latency on GPU memory fail before 
   {
     auto p = fails_before_listening({bin("rdma_write_lat"), "-d", d.name, "-p", port, "--mem", "cuda:0"});
     CHECK_THAT(p->err(), Catch::Contains("write latency cannot run on cuda:0 memory"));
+    CHECK_THAT(p->err(), Catch::Contains("give --write-with-imm"));
     CHECK_THAT(p->err(), Catch::Contains("rdma_send_lat"));
   }
 }
@@ -140,4 +141,14 @@ TEST_CASE("gpu: a client without a driver never reaches the server", "[lab][gpu]
   std::this_thread::sleep_for(500ms);
   CHECK(p.server->running());  // still waiting: no client ever said hello
   CHECK_THAT(p.server->err(), !Catch::Contains("rejected"));
+}
+
+TEST_CASE("gpu: write_lat on cuda:0 with --write-with-imm polls completions, validated", "[lab][gpu][imm]") {
+  StandinDriver standin;
+  const auto d = roce();
+  auto p = run_pair_ok("rdma_write_lat", {"-d", d.name, "--mem", "cuda:0", "--write-with-imm"}, d.address,
+                       {"-d", d.name, "--mem", "cuda:0", "--write-with-imm", "-n", "200", "--validate"});
+  INFO(p.client->describe());
+  CHECK_THAT(p.client->out(), Catch::Contains("RDMA Write with Immediate Latency Test"));
+  CHECK_THAT(p.client->out(), Catch::Contains("validated"));
 }

@@ -59,8 +59,10 @@ void check_bidirectional(const std::string& binary, const Device& d, const Args&
   CHECK_THAT(p.client->out(), Catch::Contains("both directions") && Catch::Contains("server -> client"));
 }
 
-void check_timed_latency(const std::string& binary, const Device& d) {
-  const auto j = client_json(binary, d, {"-D", "2", "-s", "64"});
+void check_timed_latency(const std::string& binary, const Device& d, const Args& extra = {}) {
+  Args args{"-D", "2", "-s", "64"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto j = client_json(binary, d, args);
   CHECK(j.at("context").at("duration_s") == 2);
   CHECK(j.at("warmup_iterations") == 0);
   const auto& l = j.at("latency");
@@ -150,4 +152,37 @@ TEST_CASE("send_bw -b -q 2 on iWARP, with the deeper receive queue iWARP needs",
 }
 TEST_CASE("send_bw -b -D 2 on RoCEv2 ends on both sides' markers", "[lab][rxe][bidirectional][duration]") {
   check_timed_bandwidth("rdma_send_bw", roce(), {"-b"});
+}
+
+TEST_CASE("write_lat --write-with-imm on RoCEv2: both sides time completions", "[lab][rxe][imm]") {
+  Pair p;
+  const auto j = client_json("rdma_write_lat", roce(), {"--write-with-imm", "-n", "500", "-s", "64", "--validate"}, &p);
+  CHECK(j.at("latency").at("samples") == 500);
+  CHECK(j.at("validated") == true);
+  CHECK_THAT(p.client->out(), Catch::Contains("RDMA Write with Immediate Latency Test"));
+  const auto server_rows = table_rows(p.server->out());
+  REQUIRE(server_rows.size() == 1);
+  CHECK(server_rows[0][1] == 499);  // the target measured too, from its completions
+}
+
+TEST_CASE("write_bw --write-with-imm on RoCEv2: the target counts every arrival", "[lab][rxe][imm]") {
+  Pair p;
+  const auto j = client_json("rdma_write_bw", roce(), {"--write-with-imm", "-n", "2000", "-s", "4096"}, &p);
+  CHECK(j.at("bandwidth").at("average_MBps").get<double>() > 0);
+  const auto server_rows = table_rows(p.server->out());
+  REQUIRE(server_rows.size() == 1);
+  CHECK(server_rows[0][3] > 0);  // not "(measured by the peer)": it reaped each write
+}
+
+TEST_CASE("write_lat --write-with-imm -D 2 ends on its zero-length marker", "[lab][rxe][imm][duration]") {
+  check_timed_latency("rdma_write_lat", roce(), {"--write-with-imm"});
+}
+
+TEST_CASE("write_bw --write-with-imm is refused on iWARP before connecting", "[lab][siw][imm]") {
+  const Device d = iwarp();
+  Process client({bin("rdma_write_bw"), "-d", d.name, "--write-with-imm", "-p",
+                  std::to_string(free_port_pair()), d.address});
+  INFO(client.describe());
+  REQUIRE(client.wait_for(30s) == 1);
+  CHECK_THAT(client.err(), Catch::Contains("siw0 is iWARP, which has no RDMA write with immediate data"));
 }

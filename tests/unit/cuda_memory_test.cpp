@@ -146,7 +146,7 @@ TEST_CASE("cuda memory: write latency refuses GPU memory before connecting", "[c
                          MessageContains("write latency cannot run on cuda:0 memory: its loop polls the "
                                          "last byte of the buffer from the CPU"));
   REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
-                         MessageContains("rdma_send_lat measures the same path"));
+                         MessageContains("give --write-with-imm (the target then polls a completion queue), or use rdma_send_lat"));
   // Pinned host memory is CPU memory: the same test gets as far as the network.
   config.memory = parse_memory_choice("cuda-host:0");
   REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,

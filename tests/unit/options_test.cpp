@@ -509,3 +509,11 @@ TEST_CASE("options: -c combinations no device can run are refused, naming both o
   CHECK_NOTHROW(parse_command_line(kBandwidth, {"-c", "UC", "-q", "2", "-D", "2"}));
   CHECK_NOTHROW(parse_command_line(read_bw, {"-c", "RC", "-R"}));
 }
+
+TEST_CASE("options: --write-with-imm belongs to write tests", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--write-with-imm"}).spec.write_with_imm);
+  CHECK(parse_command_line(kLatency, {"--write-with-imm"}).spec.write_with_imm);
+  const BenchmarkKind read_bw{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
+  REQUIRE_THROWS_MATCHES(parse_command_line(read_bw, {"--write-with-imm"}), UsageError,
+                         MessageContains("--write-with-imm applies to write tests; rdma_read_bw"));
+}

@@ -191,3 +191,14 @@ TEST_CASE("test_spec: -b with send bandwidth over UC or UD is refused, naming bo
     CHECK_THAT(*why, Catch::Contains("-b/--bidirectional and -c/--connection " + to_string(type)));
   }
 }
+
+TEST_CASE("test spec: --write-with-imm must be given on both sides, and makes the target reap", "[spec]") {
+  TestSpec server, client;
+  client.write_with_imm = true;
+  const auto conflict = find_conflict(server, client);
+  REQUIRE(conflict);
+  CHECK_THAT(*conflict, Catch::Contains("mismatched --write-with-imm: the client gives it"));
+  CHECK(uses_receives(client));
+  CHECK_FALSE(uses_receives(server));
+  CHECK_FALSE(server_is_passive(client));  // write_bw's target counts arrivals
+}

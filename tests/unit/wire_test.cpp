@@ -69,6 +69,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, size_count, 2);
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   b.push_back(1);  // queue pair type: RC
+  b.push_back(0);  // write with immediate
   return b;
 }
 
@@ -129,7 +130,7 @@ TEST_CASE("wire: Hello carries each queue pair type", "[wire]") {
 TEST_CASE("wire: Hello with an unknown queue pair type", "[wire]") {
   for (int code : {0, 4}) {
     auto hello = hello_payload(1, 1, 1, 1);
-    hello.back() = static_cast<std::uint8_t>(code);
+    hello[hello.size() - 2] = static_cast<std::uint8_t>(code);  // before the immediate flag
     REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
                            MessageContains("unknown queue pair type code " + std::to_string(code)));
   }
@@ -301,8 +302,8 @@ TEST_CASE("wire: Hello with no sizes or more than 64", "[wire]") {
                          rdmabench::Error, MessageContains("65 message sizes"));
   // A count far beyond the payload is refused before it is trusted.
   auto huge = hello_payload(1, 1, 1, 0);
-  huge[huge.size() - 3] = 0xff;  // the count; the queue pair type follows it
-  huge[huge.size() - 2] = 0xff;
+  huge[huge.size() - 4] = 0xff;  // the count; the queue pair type and immediate flag follow it
+  huge[huge.size() - 3] = 0xff;
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, huge)), rdmabench::Error,
                          MessageContains("65535 message sizes"));
   // 64 is still fine.
@@ -396,4 +397,10 @@ TEST_CASE("wire: BandwidthReport round trip keeps the per-QP figures", "[wire]")
   b.per_qp_mb_per_s.clear();
   CHECK(std::get<wire::BandwidthReport>(round_trip(wire::BandwidthReport{b})).figures == b);
   CHECK(wire::type_name(wire::BandwidthReport{}) == "bandwidth report");
+}
+
+TEST_CASE("wire: Hello carries --write-with-imm", "[wire]") {
+  rdmabench::TestSpec s;
+  s.write_with_imm = true;
+  CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.write_with_imm);
 }

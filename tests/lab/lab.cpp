@@ -60,6 +60,22 @@ Pair start_pair(const std::string& binary, const Args& server_args,
   return p;
 }
 
+JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& both,
+                       const Args& client_only) {
+  TempDir tmp;
+  const auto json = (tmp.path / "client.json").string();
+  Args server{"-d", d.name}, client{"-d", d.name, "--json", json};
+  server.insert(server.end(), both.begin(), both.end());
+  client.insert(client.end(), both.begin(), both.end());
+  client.insert(client.end(), client_only.begin(), client_only.end());
+  JsonPair result{run_pair_ok(binary, server, d.address, client), {}};
+  INFO(result.pair.client->describe());
+  const auto lines = read_json_lines(json);
+  REQUIRE(lines.size() == 1);
+  result.client = lines[0];
+  return result;
+}
+
 Pair run_pair_ok(const std::string& binary, const Args& server_args,
                  const std::string& server_address, const Args& client_args, int seconds) {
   auto p = start_pair(binary, server_args, server_address, client_args);

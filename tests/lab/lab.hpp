@@ -49,6 +49,17 @@ Pair run_pair_ok(const std::string& binary, const Args& server_args,
 
 std::vector<nlohmann::json> read_json_lines(const std::string& path);
 
+/// A finished pair and the client's one JSON line (--json into a temp file).
+struct JsonPair {
+  Pair pair;
+  nlohmann::json client;
+};
+
+/// run_pair_ok on device `d` with `both` on both sides and `client_only`
+/// on the client; requires exactly one JSON line from the client.
+JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& both,
+                       const Args& client_only = {});
+
 /// Numeric rows of our console table (lines that start with the byte count).
 std::vector<std::vector<double>> table_rows(const std::string& text);
 

@@ -13,17 +13,9 @@ namespace {
 
 nlohmann::json client_json(const std::string& binary, const Device& d, const Args& extra,
                            Pair* out = nullptr) {
-  TempDir tmp;
-  const auto json = (tmp.path / "run.json").string();
-  Args server{"-d", d.name}, client{"-d", d.name, "--json", json};
-  server.insert(server.end(), extra.begin(), extra.end());
-  client.insert(client.end(), extra.begin(), extra.end());
-  auto p = run_pair_ok(binary, server, d.address, client);
-  INFO(p.client->describe());
-  const auto lines = read_json_lines(json);
-  REQUIRE(lines.size() == 1);
-  if (out) *out = std::move(p);
-  return lines[0];
+  auto run = run_pair_json(binary, d, extra);
+  if (out) *out = std::move(run.pair);
+  return run.client;
 }
 
 void check_queue_pairs(const std::string& binary, const Device& d, const Args& extra, int qps) {

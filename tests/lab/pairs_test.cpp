@@ -48,16 +48,9 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
                   const std::string& connection) {
   const bool round_trip = binary == "rdma_read_lat" || binary == "rdma_atomic_lat";
   TempDir tmp;
-  const auto json = (tmp.path / "lat.json").string(), dump = (tmp.path / "samples.txt").string();
-  Args server{"-d", d.name}, client{"-d", d.name, "-n", "500", "--json", json, "--dump-samples", dump};
-  server.insert(server.end(), extra.begin(), extra.end());
-  client.insert(client.end(), extra.begin(), extra.end());
-  auto p = run_pair_ok(binary, server, d.address, client);
+  const auto dump = (tmp.path / "samples.txt").string();
+  auto [p, j] = run_pair_json(binary, d, extra, {"-n", "500", "--dump-samples", dump});
   INFO(p.client->describe());
-
-  const auto lines = read_json_lines(json);
-  REQUIRE(lines.size() == 1);
-  const auto& j = lines[0];
   CHECK(j.at("context").at("device") == d.name);
   CHECK(j.at("context").at("transport") == d.kind);
   CHECK(j.at("context").at("connection") == connection);
@@ -93,18 +86,10 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
 
 void bandwidth_pair(const std::string& binary, const Device& d, const Args& extra,
                     const std::string& connection) {
-  TempDir tmp;
-  const auto json = (tmp.path / "bw.json").string();
-  Args server{"-d", d.name}, client{"-d", d.name, "-n", "2000", "--json", json};
   const bool atomic = binary == "rdma_atomic_bw";
   const double bytes = atomic ? 8 : 65536;
-  server.insert(server.end(), extra.begin(), extra.end());
-  client.insert(client.end(), extra.begin(), extra.end());
-  auto p = run_pair_ok(binary, server, d.address, client);
+  auto [p, j] = run_pair_json(binary, d, extra, {"-n", "2000"});
   INFO(p.client->describe());
-  const auto lines = read_json_lines(json);
-  REQUIRE(lines.size() == 1);
-  const auto& j = lines[0];
   CHECK(j.at("context").at("transport") == d.kind);
   CHECK(j.at("context").at("connection") == connection);
   const auto& b = j.at("bandwidth");

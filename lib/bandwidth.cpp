@@ -65,7 +65,7 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
   ibv_wc wc[kPollBatch];
   std::uint64_t completed = 0, target = 0;
   for (const Lane& lane : lanes) target += lane.target;
-  window.start(Clock::now(), lanes.size());
+  window.start(Clock::now());
   while (completed < target) {
     for (std::uint64_t i = 0; i < lanes.size(); ++i) fill_lane(L, lanes[i], i, dog);
     receives.service(lanes, dog);  // -b send: keep the peer's receives posted
@@ -179,11 +179,11 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   auto warmup_lanes = lanes_for(s.spec.warmup);
   auto lanes = lanes_for(s.spec.duration_s ? unbounded : s.spec.iterations);
   // Peak windows of about one queue's worth of completions on every QP.
-  BandwidthWindow untimed(BandwidthWindow::counted(depth * s.qps.size()));
+  BandwidthWindow untimed(BandwidthWindow::counted(depth * s.qps.size(), s.qps.size()));
   BandwidthWindow window = s.spec.duration_s
                                ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                        depth * s.qps.size())
-                               : BandwidthWindow::counted(depth * s.qps.size());
+                                                        depth * s.qps.size(), s.qps.size())
+                               : BandwidthWindow::counted(depth * s.qps.size(), s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
   explain_iwarp_receives(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);

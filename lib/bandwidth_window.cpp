@@ -8,15 +8,17 @@
 
 namespace rdmabench::detail {
 
-BandwidthWindow BandwidthWindow::counted(std::uint64_t peak_span) {
+BandwidthWindow BandwidthWindow::counted(std::uint64_t peak_span, std::size_t lanes) {
   BandwidthWindow w;
   w.peak_span_ = std::max<std::uint64_t>(peak_span, 1);
+  w.begin_.lanes.assign(lanes, 0);
+  w.end_.lanes.assign(lanes, 0);
   return w;
 }
 
 BandwidthWindow BandwidthWindow::timed(std::uint32_t duration_s, double ticks_per_us,
-                                       std::uint64_t peak_span) {
-  BandwidthWindow w = counted(peak_span);
+                                       std::uint64_t peak_span, std::size_t lanes) {
+  BandwidthWindow w = counted(peak_span, lanes);
   const double ticks = static_cast<double>(duration_s) * 1e6 * ticks_per_us;
   w.deadline_ticks_ = static_cast<std::uint64_t>(ticks);
   w.margin_ticks_ = static_cast<std::uint64_t>(ticks / 10);
@@ -30,9 +32,9 @@ void BandwidthWindow::mark(Mark& m, std::uint64_t now, std::uint64_t completed,
   for (std::size_t i = 0; i < lanes.size(); ++i) m.lanes[i] = lanes[i].completed;
 }
 
-void BandwidthWindow::start(std::uint64_t now, std::size_t lanes) {
-  begin_.lanes.assign(lanes, 0);
-  end_.lanes.assign(lanes, 0);
+void BandwidthWindow::start(std::uint64_t now) {
+  std::fill(begin_.lanes.begin(), begin_.lanes.end(), 0);
+  std::fill(end_.lanes.begin(), end_.lanes.end(), 0);
   begin_.time = end_.time = now;
   begin_.completed = end_.completed = 0;
   peak_mark_time_ = now;

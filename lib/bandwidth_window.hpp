@@ -25,15 +25,17 @@ struct Lane {
 
 class BandwidthWindow {
  public:
-  /// Everything from start() to finish() is timed.
-  static BandwidthWindow counted(std::uint64_t peak_span);
+  /// Everything from start() to finish() is timed. `lanes`: the QPs whose
+  /// shares are kept (allocated here, so that start() allocates nothing).
+  static BandwidthWindow counted(std::uint64_t peak_span, std::size_t lanes);
   /// A -D run of `duration_s`: the middle eight tenths are timed.
-  static BandwidthWindow timed(std::uint32_t duration_s, double ticks_per_us, std::uint64_t peak_span);
+  static BandwidthWindow timed(std::uint32_t duration_s, double ticks_per_us, std::uint64_t peak_span,
+                               std::size_t lanes);
 
   bool timed() const { return deadline_ticks_ != 0; }
 
-  /// The run starts at `now` with `lanes` (sizes the per-lane records).
-  void start(std::uint64_t now, std::size_t lanes);
+  /// The run starts at `now` (inside the timed region: no allocation).
+  void start(std::uint64_t now);
 
   /// Called after each poll: records window edges and peaks; true once,
   /// when a -D run reaches its deadline and must stop posting.

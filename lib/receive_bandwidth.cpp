@@ -51,7 +51,7 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
     const std::uint64_t now = Clock::now();
     if (received == 0 && markers == 0) {
       *first = now;
-      window.start(now, lanes.size());
+      window.start(now);
     }
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
@@ -87,9 +87,9 @@ SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const Cloc
   for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, 0});
   auto warmup_lanes = lanes;
   const std::uint64_t qps = s.qps.size();
-  BandwidthWindow untimed = BandwidthWindow::counted(1);
+  BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
   BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                  s.spec.tx_depth * qps);
+                                                  s.spec.tx_depth * qps, qps);
   Watchdog dog(s.control, s.timeout, "the peer's sends");
   explain_iwarp_receives(s, dog);
   std::uint64_t first = 0, last = 0;

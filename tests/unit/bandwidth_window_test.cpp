@@ -24,9 +24,9 @@ std::vector<Lane> lanes_at(std::initializer_list<std::uint64_t> completed) {
 }  // namespace
 
 TEST_CASE("bandwidth window: a counted run times everything from its start", "[bandwidth]") {
-  auto w = BandwidthWindow::counted(100);
+  auto w = BandwidthWindow::counted(100, 2);
   CHECK_FALSE(w.timed());
-  w.start(1000, 2);
+  w.start(1000);
   // One tick per microsecond: 400 messages in the first 1000 us, then 600 in 1000 us.
   CHECK_FALSE(w.passed(2000, 400, lanes_at({200, 200})));
   CHECK_FALSE(w.passed(3000, 1000, lanes_at({500, 500})));
@@ -41,17 +41,17 @@ TEST_CASE("bandwidth window: a counted run times everything from its start", "[b
 }
 
 TEST_CASE("bandwidth window: one QP reports no per-QP list", "[bandwidth]") {
-  auto w = BandwidthWindow::counted(1);
-  w.start(0, 1);
+  auto w = BandwidthWindow::counted(1, 1);
+  w.start(0);
   w.finish(100, 10, lanes_at({10}));
   CHECK(w.figures(10, 1.0).per_qp_mb_per_s.empty());
 }
 
 TEST_CASE("bandwidth window: a -D run times its middle eight tenths and stops at the deadline",
           "[bandwidth]") {
-  auto w = BandwidthWindow::timed(10, 1.0, 1);  // 10 s at one tick per us
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 2);  // 10 s at one tick per us
   REQUIRE(w.timed());
-  w.start(0, 2);
+  w.start(0);
   CHECK_FALSE(w.passed(500'000, 10, lanes_at({5, 5})));        // warm-up margin
   CHECK_FALSE(w.passed(1'000'000, 100, lanes_at({60, 40})));   // the window opens
   CHECK_FALSE(w.passed(5'000'000, 1000, lanes_at({520, 480})));
@@ -68,8 +68,8 @@ TEST_CASE("bandwidth window: a -D run times its middle eight tenths and stops at
 
 TEST_CASE("bandwidth window: a -D run whose window never closed is an error, not a figure",
           "[bandwidth]") {
-  auto w = BandwidthWindow::timed(10, 1.0, 1);
-  w.start(0, 1);
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 1);
+  w.start(0);
   CHECK_FALSE(w.passed(1'000'000, 100, lanes_at({100})));
   REQUIRE_THROWS_AS(w.figures(1000, 1.0), rdmabench::Error);
 }

@@ -185,7 +185,7 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
                                                         depth * s.qps.size(), s.qps.size())
                                : BandwidthWindow::counted(depth * s.qps.size(), s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
-  explain_iwarp_receives(s, dog);
+  explain_receive_shortage(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);
   with_clock(clock, [&]<typename Clock>() {
     if (!receives_too) {

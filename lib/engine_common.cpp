@@ -56,13 +56,13 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   return p;
 }
 
-void explain_iwarp_receives(const Session& s, Watchdog& dog) {
-  if (s.spec.operation != Operation::send || s.transport.kind != TransportKind::iwarp) return;
+void explain_receive_shortage(const Session& s, Watchdog& dog) {
+  if (!uses_receives(s.spec) || retries_receiver_not_ready(s.transport.kind)) return;
   dog.set_failure_hint(fmt::format(
-      "iWARP has no receiver-not-ready retry: a send that finds no receive posted ends the "
+      "{} has no receiver-not-ready retry: a send that finds no receive posted ends the "
       "connection, and a receiver that also sends (-b) or serves many QPs can fall behind; "
       "raise -r/--rx-depth (now {}) on both sides, e.g. -r 4096",
-      s.spec.rx_depth));
+      to_string(s.transport.kind), s.spec.rx_depth));
 }
 
 SizeResult result_header(const Session& s, std::uint64_t bytes) {

@@ -25,9 +25,10 @@ struct PreparedOperation {
 PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
 
 
-/// The hint for a send test on iWARP, whose receivers have no
-/// receiver-not-ready retry: an empty receive queue breaks the connection.
-void explain_iwarp_receives(const Session& session, Watchdog& dog);
+/// The hint for a test whose target reaps receives, on a transport without
+/// receiver-not-ready retry (iWARP): an empty receive queue breaks the
+/// connection.
+void explain_receive_shortage(const Session& session, Watchdog& dog);
 
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);

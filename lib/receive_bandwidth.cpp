@@ -91,7 +91,7 @@ SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const Cloc
   BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
                                                   s.spec.tx_depth * qps, qps);
   Watchdog dog(s.control, s.timeout, "the peer's sends");
-  explain_iwarp_receives(s, dog);
+  explain_receive_shortage(s, dog);
   std::uint64_t first = 0, last = 0;
   with_clock(clock, [&]<typename Clock>() {
     if (s.spec.duration_s) {

@@ -19,6 +19,8 @@ std::string to_string(TransportKind kind) {
   return "unknown";
 }
 
+bool retries_receiver_not_ready(TransportKind kind) { return kind != TransportKind::iwarp; }
+
 std::string to_string(GidType type) {
   switch (type) {
     case GidType::ib: return "IB";

@@ -46,6 +46,10 @@ struct Transport {
 };
 
 std::string to_string(TransportKind kind);
+
+/// False on iWARP: it has no receiver-not-ready retry, so a send that finds
+/// no receive posted ends the connection instead of waiting for one.
+bool retries_receiver_not_ready(TransportKind kind);
 std::string to_string(GidType type);
 std::string format_gid(const Gid& gid);
 bool is_ipv4_mapped(const Gid& gid);

@@ -235,3 +235,10 @@ TEST_CASE("transport: classify", "[transport]") {
   CHECK(classify(ib_port(), v2) == TransportKind::infiniband);  // link layer wins
   CHECK(classify(siw_port(), v2) == TransportKind::iwarp);      // iwarp flag wins
 }
+
+TEST_CASE("transport: only iWARP lacks receiver-not-ready retry", "[transport]") {
+  CHECK_FALSE(rdmabench::retries_receiver_not_ready(rdmabench::TransportKind::iwarp));
+  for (auto kind : {rdmabench::TransportKind::infiniband, rdmabench::TransportKind::roce_v1,
+                    rdmabench::TransportKind::roce_v2})
+    CHECK(rdmabench::retries_receiver_not_ready(kind));
+}

@@ -115,6 +115,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     Session session = server.accept_client();
     run_session(session);
   }
+  if (auto warning = tsc_drift_warning(clock)) notice(*warning);
   return 0;
 }
 

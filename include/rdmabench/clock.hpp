@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The timestamp source of the timed loops: the TSC where it is invariant
+/// The timestamp source of the timed loops: the TSC where it can be trusted
 /// (calibrated against CLOCK_MONOTONIC_RAW), otherwise clock_gettime. Loops
 /// are templates over the clock type, chosen once at setup.
 
@@ -8,6 +8,7 @@
 #include <x86intrin.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rdmabench {
@@ -31,14 +32,58 @@ struct ClockInfo {
   ClockKind kind = ClockKind::monotonic;
   double ticks_per_us = 1000.0;
   std::string description;  ///< for the report header, with the reason
+  /// Where the TSC calibration ended (TSC ticks, CLOCK_MONOTONIC_RAW ns), so
+  /// that the rate can be checked again over the whole run.
+  std::uint64_t calibrated_tsc = 0;
+  std::uint64_t calibrated_ns = 0;
 };
 
 enum class ClockChoice { automatic, tsc, monotonic };
 
-/// automatic: the TSC when CPUID reports it invariant or the kernel itself
-/// keeps time with it, else clock_gettime. tsc / monotonic force one (the
-/// description says when a forced TSC is not known to be invariant).
+/// What the automatic choice looks at.
+struct ClockEvidence {
+  bool tsc_invariant = false;      ///< CPUID 0x80000007 EDX bit 8
+  std::string kernel_clocksource;  ///< "tsc", "hpet", "kvm-clock", ...
+  double clock_gettime_ns = 0;     ///< cost of one CLOCK_MONOTONIC_RAW read
+  /// Spread of (TSC - CLOCK_MONOTONIC_RAW) over the CPUs this thread may run
+  /// on; only measured when the decision needs it.
+  std::optional<double> tsc_offset_spread_us;
+  std::string cpus;  ///< those CPUs, as a list
+};
+
+struct ClockDecision {
+  ClockKind kind = ClockKind::monotonic;
+  std::string reason;
+};
+
+/// A clock_gettime dearer than this is a system call (no vDSO clock), which
+/// costs more than the TSC read it would replace by an order of magnitude.
+inline constexpr double kSlowClockGettimeNs = 200.0;
+/// TSCs this far apart across CPUs would show in a sample that migrates.
+inline constexpr double kMaxTscOffsetSpreadUs = 1.0;
+/// A TSC whose rate over the run strays further than this from its
+/// calibration has changed speed: the figures are warned about.
+inline constexpr double kMaxTscRateDrift = 0.005;
+
+/// automatic: the TSC when CPUID reports it invariant or the kernel keeps
+/// time with it. Otherwise the TSC only when clock_gettime is a system call
+/// here and the TSC agrees across this thread's CPUs (perftest uses the TSC
+/// unconditionally; we check). tsc / monotonic force one.
+ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& evidence);
+
+/// Whether decide_clock needs evidence.tsc_offset_spread_us (costly to get).
+bool needs_tsc_cross_check(ClockChoice choice, const ClockEvidence& evidence);
+
+/// Gathers the evidence, decides, and calibrates the TSC if chosen.
 ClockInfo choose_clock(ClockChoice choice = ClockChoice::automatic);
+
+/// The TSC's rate over `ticks` and `ns` against the calibrated one: a signed
+/// fraction (0.01 = 1% fast).
+double tsc_rate_drift(double calibrated_ticks_per_us, std::uint64_t ticks, std::uint64_t ns);
+
+/// For a TSC run, measured at the end: a warning when the TSC's rate since
+/// calibration strays more than kMaxTscRateDrift, else nothing.
+std::optional<std::string> tsc_drift_warning(const ClockInfo& clock);
 
 /// Runs `f.template operator()<Clock>()` with the chosen clock type.
 template <typename F>

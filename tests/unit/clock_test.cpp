@@ -1,0 +1,98 @@
+// The clock decision from recorded evidence, and the TSC rate check.
+
+#include <catch2/catch.hpp>
+
+#include "clock_evidence.hpp"
+#include "rdmabench/clock.hpp"
+
+using rdmabench::ClockChoice;
+using rdmabench::ClockEvidence;
+using rdmabench::ClockKind;
+using rdmabench::decide_clock;
+using rdmabench::needs_tsc_cross_check;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// A TCG guest: no invariant flag, the kernel keeps time on the HPET, and
+/// clock_gettime is a 700 ns system call.
+ClockEvidence emulated_guest() {
+  ClockEvidence e;
+  e.kernel_clocksource = "hpet";
+  e.clock_gettime_ns = 700;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("clock: an invariant TSC or the kernel's TSC clocksource is used without more checks", "[clock]") {
+  ClockEvidence e = emulated_guest();
+  e.tsc_invariant = true;
+  CHECK_FALSE(needs_tsc_cross_check(ClockChoice::automatic, e));
+  CHECK(decide_clock(ClockChoice::automatic, e).kind == ClockKind::tsc);
+  e.tsc_invariant = false;
+  e.kernel_clocksource = "tsc";
+  CHECK_FALSE(needs_tsc_cross_check(ClockChoice::automatic, e));
+  const auto d = decide_clock(ClockChoice::automatic, e);
+  CHECK(d.kind == ClockKind::tsc);
+  CHECK_THAT(d.reason, Contains("the kernel's clocksource"));
+}
+
+TEST_CASE("clock: a cheap clock_gettime is kept when the TSC is not known invariant", "[clock]") {
+  ClockEvidence e = emulated_guest();
+  e.kernel_clocksource = "kvm-clock";
+  e.clock_gettime_ns = 25;  // a vDSO read
+  CHECK_FALSE(needs_tsc_cross_check(ClockChoice::automatic, e));
+  const auto d = decide_clock(ClockChoice::automatic, e);
+  CHECK(d.kind == ClockKind::monotonic);
+  CHECK_THAT(d.reason, Contains("25 ns") && Contains("kvm-clock"));
+}
+
+TEST_CASE("clock: a system-call clock_gettime gives way to a TSC that agrees across CPUs", "[clock]") {
+  ClockEvidence e = emulated_guest();
+  CHECK(needs_tsc_cross_check(ClockChoice::automatic, e));
+  SECTION("not cross-checked: the kernel's clock") {
+    CHECK(decide_clock(ClockChoice::automatic, e).kind == ClockKind::monotonic);
+  }
+  SECTION("within the bound: the TSC, saying why") {
+    e.tsc_offset_spread_us = 0.2;
+    e.cpus = "0-1";
+    const auto d = decide_clock(ClockChoice::automatic, e);
+    CHECK(d.kind == ClockKind::tsc);
+    CHECK_THAT(d.reason, Contains("700 ns") && Contains("hpet") && Contains("CPUs 0-1 within 0.20 us"));
+  }
+  SECTION("apart across CPUs: the kernel's clock, saying by how much") {
+    e.tsc_offset_spread_us = 35.0;
+    e.cpus = "0-3";
+    const auto d = decide_clock(ClockChoice::automatic, e);
+    CHECK(d.kind == ClockKind::monotonic);
+    CHECK_THAT(d.reason, Contains("35.00 us across CPUs 0-3"));
+  }
+}
+
+TEST_CASE("clock: --clock tsc and --clock monotonic are obeyed whatever the evidence", "[clock]") {
+  ClockEvidence e = emulated_guest();
+  CHECK_FALSE(needs_tsc_cross_check(ClockChoice::tsc, e));
+  CHECK_FALSE(needs_tsc_cross_check(ClockChoice::monotonic, e));
+  const auto forced = decide_clock(ClockChoice::tsc, e);
+  CHECK(forced.kind == ClockKind::tsc);
+  CHECK_THAT(forced.reason, Contains("NOT known to be invariant"));
+  e.tsc_invariant = true;
+  CHECK(decide_clock(ClockChoice::monotonic, e).kind == ClockKind::monotonic);
+}
+
+TEST_CASE("clock: the TSC rate drift is the measured rate against the calibrated one", "[clock]") {
+  using rdmabench::tsc_rate_drift;
+  // 2.6 GHz calibrated; 2.6e9 ticks in one second is no drift.
+  CHECK(tsc_rate_drift(2600.0, 2'600'000'000u, 1'000'000'000u) == Approx(0.0).margin(1e-12));
+  CHECK(tsc_rate_drift(2600.0, 2'626'000'000u, 1'000'000'000u) == Approx(0.01));
+  CHECK(tsc_rate_drift(2600.0, 2'574'000'000u, 1'000'000'000u) == Approx(-0.01));
+  CHECK(tsc_rate_drift(2600.0, 5, 0) == 0.0);  // no time passed: nothing to say
+}
+
+TEST_CASE("clock: this machine's choice is one of the two, with a reason and a sane rate", "[clock]") {
+  const auto clock = rdmabench::choose_clock();
+  CHECK_FALSE(clock.description.empty());
+  CHECK(clock.ticks_per_us > 1.0);  // no real TSC runs below 1 MHz; the monotonic clock is 1000
+  CHECK_FALSE(rdmabench::tsc_drift_warning(clock).has_value());
+}

@@ -124,6 +124,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
+      if (i > 0 && !s.spec.warmup_each_size) s.spec.warmup = 0;  // both sides alike
       if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency)
         detail::reset_latency_target(s, bytes);
       s.control.barrier(start_barrier(i), s.timeout);

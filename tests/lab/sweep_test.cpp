@@ -24,6 +24,24 @@ void sweep(const std::string& binary, const Device& d, const Args& extra) {
   CHECK(table_rows(p.client->out()).size() == 23);
 }
 
+/// Without --warmup a bandwidth sweep warms its first size only, and both
+/// sides agree on it (a send_bw server counts the warm-up messages it reaps).
+void sweep_with_default_warmup(const std::string& binary, const Device& d) {
+  TempDir tmp;
+  const auto client_json = (tmp.path / "client.json").string();
+  const auto server_json = (tmp.path / "server.json").string();
+  Args server{"-d", d.name, "--json", server_json}, client{"-d", d.name, "-a", "-n", "10", "--json", client_json};
+  auto p = run_pair_ok(binary, server, d.address, client, 300);
+  INFO(p.client->describe());
+  for (const auto& json : {client_json, server_json}) {
+    INFO(json);
+    const auto lines = read_json_lines(json);
+    REQUIRE(lines.size() == 23);
+    CHECK(lines[0].at("warmup_iterations") == 128);  // one queue's worth: the default -t
+    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].at("warmup_iterations") == 0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("write_lat sweep -a on RoCEv2", "[lab][rxe][sweep]") { sweep("rdma_write_lat", roce(), {}); }
@@ -40,3 +58,9 @@ TEST_CASE("read_lat sweep -a on RoCEv2", "[lab][rxe][sweep][read]") { sweep("rdm
 TEST_CASE("read_bw sweep -a on iWARP", "[lab][siw][sweep][read]") { sweep("rdma_read_bw", iwarp(), {}); }
 TEST_CASE("send_lat sweep -a on RoCEv2", "[lab][rxe][sweep][send]") { sweep("rdma_send_lat", roce(), {}); }
 TEST_CASE("send_bw sweep -a on iWARP", "[lab][siw][sweep][send]") { sweep("rdma_send_bw", iwarp(), {}); }
+TEST_CASE("send_bw sweep -a on iWARP warms its first size only", "[lab][siw][sweep][send]") {
+  sweep_with_default_warmup("rdma_send_bw", iwarp());
+}
+TEST_CASE("write_bw sweep -a on RoCEv2 warms its first size only", "[lab][rxe][sweep]") {
+  sweep_with_default_warmup("rdma_write_bw", roce());
+}

@@ -75,6 +75,13 @@ TEST_CASE("options: the warmup default follows the tx depth on bandwidth only", 
   CHECK(parse_command_line(kLatency, {"--warmup", "5000"}).spec.warmup == 5000);
 }
 
+TEST_CASE("options: a bandwidth sweep warms its first size only, unless --warmup is given", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {}).spec.warmup_each_size);
+  CHECK_FALSE(parse_command_line(kBandwidth, {"-a"}).spec.warmup_each_size);
+  CHECK(parse_command_line(kBandwidth, {"-a", "--warmup", "128"}).spec.warmup_each_size);
+  CHECK(parse_command_line(kLatency, {"-a"}).spec.warmup_each_size);  // tails would show cold sizes
+}
+
 TEST_CASE("options: a positional server address makes a client", "[options]") {
   const auto cl = parse_command_line(kBandwidth, {"192.168.1.10"});
   CHECK(cl.is_client());

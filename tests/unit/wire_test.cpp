@@ -46,6 +46,9 @@ Bytes frame(wire::MessageType type, const Bytes& payload) {
   return b;
 }
 
+/// The Hello bytes after its sizes: queue pair type, immediate flag, warm-up flag.
+constexpr std::size_t kAfterSizes = 3;
+
 /// A Hello payload, field by field (op, measurement, connect, iterations,
 /// warmup, depth, count, sizes).
 Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t connect,
@@ -70,6 +73,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 32), 8);
   b.push_back(1);  // queue pair type: RC
   b.push_back(0);  // write with immediate
+  b.push_back(1);  // warm up every size
   return b;
 }
 
@@ -130,7 +134,7 @@ TEST_CASE("wire: Hello carries each queue pair type", "[wire]") {
 TEST_CASE("wire: Hello with an unknown queue pair type", "[wire]") {
   for (int code : {0, 4}) {
     auto hello = hello_payload(1, 1, 1, 1);
-    hello[hello.size() - 2] = static_cast<std::uint8_t>(code);  // before the immediate flag
+    hello[hello.size() - kAfterSizes] = static_cast<std::uint8_t>(code);  // the first after the sizes
     REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
                            MessageContains("unknown queue pair type code " + std::to_string(code)));
   }
@@ -176,7 +180,7 @@ TEST_CASE("wire: type names", "[wire]") {
 
 TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
   const Bytes expected{0x52, 0x44, 0x4D, 0x42,  // magic "RDMB"
-                       0x00, 0x02,              // version 2
+                       0x00, 0x03,              // version 3
                        0x00, 0x04,              // type barrier
                        0x00, 0x00, 0x00, 0x04,  // payload length
                        0x01, 0x02, 0x03, 0x04};  // sequence
@@ -184,7 +188,7 @@ TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]
 }
 
 TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
-  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x02, 0x00, 0x05,  // magic, version, abort
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x03, 0x00, 0x05,  // magic, version, abort
                        0x00, 0x00, 0x00, 0x04,                          // payload length
                        0x00, 0x02, 'n', 'o'};                           // u16 length, text
   CHECK(wire::encode(wire::Abort{"no"}) == expected);
@@ -259,7 +263,7 @@ TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
   auto f = header(4, 4, wire::kMagic, 1);
   put(f, 1, 4);
   REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
-                         MessageContains("version 1") && MessageContains("speaks 2"));
+                         MessageContains("version 1") && MessageContains("speaks 3"));
   REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, wire::kMagic, 0)), rdmabench::Error,
                          MessageContains("version 0"));
 }
@@ -302,8 +306,8 @@ TEST_CASE("wire: Hello with no sizes or more than 64", "[wire]") {
                          rdmabench::Error, MessageContains("65 message sizes"));
   // A count far beyond the payload is refused before it is trusted.
   auto huge = hello_payload(1, 1, 1, 0);
-  huge[huge.size() - 4] = 0xff;  // the count; the queue pair type and immediate flag follow it
-  huge[huge.size() - 3] = 0xff;
+  huge[huge.size() - kAfterSizes - 2] = 0xff;  // the u16 count, just before those
+  huge[huge.size() - kAfterSizes - 1] = 0xff;
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, huge)), rdmabench::Error,
                          MessageContains("65535 message sizes"));
   // 64 is still fine.
@@ -403,4 +407,12 @@ TEST_CASE("wire: Hello carries --write-with-imm", "[wire]") {
   rdmabench::TestSpec s;
   s.write_with_imm = true;
   CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.write_with_imm);
+}
+
+TEST_CASE("wire: Hello carries whether every size warms up", "[wire]") {
+  rdmabench::TestSpec s;
+  for (bool each : {true, false}) {
+    s.warmup_each_size = each;
+    CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec.warmup_each_size == each);
+  }
 }

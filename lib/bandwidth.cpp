@@ -16,7 +16,6 @@ namespace rdmabench::detail {
 namespace {
 
 constexpr int kPollBatch = 16;
-constexpr std::uint64_t kMaxBytesPerSignal = 16u << 20;
 // A completion's wr_id holds its QP's index above this bit and, below it,
 // how many operations that QP has had completed.
 constexpr unsigned kLaneShift = 40;
@@ -162,13 +161,7 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
     chain[i].send_flags = op.base_flags;
     chain[i].next = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
   }
-  // Unless -Q says otherwise, signal at least every kMaxBytesPerSignal: with
-  // 8 MiB messages on a slow fabric (80 MB/s in the lab) 96 unsignaled
-  // writes take ten seconds, and the watchdog would see no progress.
-  const std::uint64_t signal_every =
-      s.spec.cq_mod ? s.spec.cq_mod
-                    : std::min<std::uint64_t>(signal_interval(s.spec),
-                                              std::max<std::uint64_t>(1, kMaxBytesPerSignal / bytes));
+  const std::uint64_t signal_every = signal_interval(s.spec, bytes);
   const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth, signal_every};
   auto lanes_for = [&](std::uint64_t count) {
     std::vector<Lane> lanes;
@@ -178,12 +171,11 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   const std::uint64_t unbounded = kCountMask;  // a -D run stops at its deadline
   auto warmup_lanes = lanes_for(s.spec.warmup);
   auto lanes = lanes_for(s.spec.duration_s ? unbounded : s.spec.iterations);
-  // Peak windows of about one queue's worth of completions on every QP.
-  BandwidthWindow untimed(BandwidthWindow::counted(depth * s.qps.size(), s.qps.size()));
+  BandwidthWindow untimed(BandwidthWindow::counted(peak_span(depth, s.qps.size()), s.qps.size()));
   BandwidthWindow window = s.spec.duration_s
                                ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                        depth * s.qps.size(), s.qps.size())
-                               : BandwidthWindow::counted(depth * s.qps.size(), s.qps.size());
+                                                        peak_span(depth, s.qps.size()), s.qps.size())
+                               : BandwidthWindow::counted(peak_span(depth, s.qps.size()), s.qps.size());
   Watchdog dog(s.control, s.timeout, "completions");
   explain_receive_shortage(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);

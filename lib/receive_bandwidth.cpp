@@ -89,7 +89,7 @@ SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const Cloc
   const std::uint64_t qps = s.qps.size();
   BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
   BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                  s.spec.tx_depth * qps, qps);
+                                                  peak_span(s.spec.tx_depth, qps), qps);
   Watchdog dog(s.control, s.timeout, "the peer's sends");
   explain_receive_shortage(s, dog);
   std::uint64_t first = 0, last = 0;

@@ -81,8 +81,13 @@ std::optional<std::string> find_unsupported(const TestSpec& spec);
 /// and writes with immediate data.
 bool uses_receives(const TestSpec& spec);
 
-/// Writes per signaled completion in bandwidth loops: cq_mod, or the default.
-std::uint32_t signal_interval(const TestSpec& spec);
+/// Bandwidth loops signal one completion in this many work requests:
+/// cq_mod (-Q), or by default 3/4 of the queue, at most 100, and at least
+/// one per kMaxBytesPerSignal.
+inline constexpr std::uint64_t kMaxBytesPerSignal = 64u << 10;
+
+/// Messages of `bytes` per signaled completion in bandwidth loops.
+std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes);
 
 /// Largest size in the sweep (buffers are allocated once for it).
 std::uint64_t largest_size(const TestSpec& spec);

@@ -89,15 +89,28 @@ TEST_CASE("test_spec: largest_size", "[test_spec]") {
 }
 
 TEST_CASE("test_spec: signal_interval is -Q, or 3/4 of the queue up to 100", "[test_spec]") {
+  using rdmabench::signal_interval;
   rdmabench::TestSpec s;
   s.tx_depth = 128;
-  CHECK(rdmabench::signal_interval(s) == 96);
+  CHECK(signal_interval(s, 64) == 96);
   s.tx_depth = 1024;
-  CHECK(rdmabench::signal_interval(s) == 100);
+  CHECK(signal_interval(s, 64) == 100);
   s.tx_depth = 2;
-  CHECK(rdmabench::signal_interval(s) == 1);
+  CHECK(signal_interval(s, 64) == 1);
   s.cq_mod = 100;
-  CHECK(rdmabench::signal_interval(s) == 100);
+  CHECK(signal_interval(s, 64) == 100);
+}
+
+TEST_CASE("test_spec: by default a completion comes at least every 64 KiB; -Q overrides", "[test_spec]") {
+  using rdmabench::signal_interval;
+  rdmabench::TestSpec s;
+  s.tx_depth = 128;
+  CHECK(signal_interval(s, 1024) == 64);
+  CHECK(signal_interval(s, 4096) == 16);
+  CHECK(signal_interval(s, 65536) == 1);
+  CHECK(signal_interval(s, 8u << 20) == 1);
+  s.cq_mod = 100;
+  CHECK(signal_interval(s, 65536) == 100);  // the user's choice, even at 6.4 MiB per completion
 }
 
 TEST_CASE("test_spec: reads are named and served passively", "[test_spec]") {

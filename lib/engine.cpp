@@ -1,7 +1,6 @@
 #include "rdmabench/engine.hpp"
 
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include "engine_internal.hpp"
 #include "rdmabench/version.hpp"
@@ -60,19 +59,6 @@ void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) 
     result.cpu_client = mine;
     result.cpu_server = s.control.receive_expected<wire::CpuReport>(s.timeout, "the server's CPU figures").usage;
   }
-}
-
-/// A passive latency server (read_lat, atomic_lat) keeps its CPU busy until
-/// the client's barrier arrives, as perftest's does. On soft RDMA devices
-/// the responder is a kernel thread, and waking it on an idle CPU can cost
-/// more than the operation: siw0 in the lab, read_lat 2 B, about 150 usec
-/// typical with the server asleep and 130 with it spinning (perftest: 90-110;
-/// the rest of that gap is where the scheduler puts the two processes). A
-/// closed connection also ends the spin, and the barrier that follows
-/// reports it.
-void spin_until_peer_speaks(const ControlChannel& control) {
-  while (!control.peer_has_spoken())
-    for (int i = 0; i < 4096; ++i) _mm_pause();
 }
 
 std::string hostname() {
@@ -149,7 +135,6 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       // nothing arrives on the control connection during the timed loop;
       // its CPU region is that wait, the span of the client's loop.
       if (!ping_pong && s.role == Role::server) {
-        if (s.spec.measurement == Measurement::latency) spin_until_peer_speaks(s.control);
         s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
       } else {

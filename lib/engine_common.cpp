@@ -62,7 +62,7 @@ void explain_receive_shortage(const Session& s, Watchdog& dog) {
       "{} has no receiver-not-ready retry: a send that finds no receive posted ends the "
       "connection, and a receiver that also sends (-b) or serves many QPs can fall behind; "
       "raise -r/--rx-depth (now {}) on both sides, e.g. -r 4096",
-      to_string(s.transport.kind), s.spec.rx_depth));
+      to_string(s.transport.kind), s.receive_queue_depth));
 }
 
 SizeResult result_header(const Session& s, std::uint64_t bytes) {

@@ -21,6 +21,15 @@ std::string to_string(TransportKind kind) {
 
 bool retries_receiver_not_ready(TransportKind kind) { return kind != TransportKind::iwarp; }
 
+std::uint32_t default_receive_depth(TransportKind kind, int max_qp_wr, int max_cqe,
+                                    std::uint32_t queue_pairs) {
+  constexpr std::int64_t kPerftest = 512, kWithoutRetry = 4096;
+  if (retries_receiver_not_ready(kind)) return kPerftest;
+  const std::int64_t cq_share = (static_cast<std::int64_t>(max_cqe) - 1) / std::max<std::uint32_t>(queue_pairs, 1);
+  const std::int64_t fits = std::min<std::int64_t>({kWithoutRetry, max_qp_wr, cq_share});
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(fits, std::min<std::int64_t>(kPerftest, max_qp_wr)));
+}
+
 std::string to_string(GidType type) {
   switch (type) {
     case GidType::ib: return "IB";

@@ -134,7 +134,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("iters,n", po::value(&raw.iterations), fmt::format("timed iterations per size (default {})", kind.default_iterations).c_str())
       ("tx-depth,t", po::value(&raw.tx_depth), fmt::format("operations in flight (default {})", kind.default_tx_depth).c_str())
       ("post-list,l", po::value(&raw.post_list), "work requests per post, chained (bandwidth tests; default 1)")
-      ("rx-depth,r", po::value(&raw.rx_depth), "receives kept posted (send tests; default 512)")
+      ("rx-depth,r", po::value(&raw.rx_depth), "receives kept posted (send tests; default 512, 4096 on iWARP)")
       ("cq-mod,Q", po::value(&raw.cq_mod), "signal one write in N (bandwidth; default 3/4 of the tx depth, at most 100, and at least one per 64 KiB)")
       ("warmup", po::value(&raw.warmup), "untimed iterations before each size (default: 100, or the tx depth for bandwidth, where an -a sweep warms its first size only)");
   memory.add_options()

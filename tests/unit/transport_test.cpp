@@ -242,3 +242,15 @@ TEST_CASE("transport: only iWARP lacks receiver-not-ready retry", "[transport]")
                     rdmabench::TransportKind::roce_v2})
     CHECK(rdmabench::retries_receiver_not_ready(kind));
 }
+
+TEST_CASE("transport: the receive depth default is perftest's, deeper where no RNR retry saves a sender",
+          "[transport]") {
+  using rdmabench::default_receive_depth;
+  using rdmabench::TransportKind;
+  CHECK(default_receive_depth(TransportKind::roce_v2, 32768, 4194303, 1) == 512);
+  CHECK(default_receive_depth(TransportKind::infiniband, 32768, 4194303, 16) == 512);
+  CHECK(default_receive_depth(TransportKind::iwarp, 32768, 4194303, 1) == 4096);
+  CHECK(default_receive_depth(TransportKind::iwarp, 2048, 4194303, 1) == 2048);  // the queue's limit
+  CHECK(default_receive_depth(TransportKind::iwarp, 32768, 65536, 32) == 2047);  // 32 QPs share the CQ
+  CHECK(default_receive_depth(TransportKind::iwarp, 32768, 4097, 32) == 512);    // never below perftest's
+}

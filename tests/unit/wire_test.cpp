@@ -60,7 +60,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   put(b, 1000, 8);
   put(b, 10, 4);
   put(b, 1, 4);
-  put(b, 512, 4);  // rx_depth
+  put(b, 0, 4);    // rx_depth: the transport's default
   put(b, 1, 4);    // post_list
   put(b, 0, 4);    // cq_mod
   b.push_back(0);  // cpu_util

@@ -170,6 +170,13 @@ SizeResult ping_pong_result(const Session& s, std::uint64_t bytes,
   return r;
 }
 
+bool try_reap_one(ibv_cq* cq, Watchdog& dog) {
+  ibv_wc wc;
+  const int n = ibv_poll_cq(cq, 1, &wc);
+  if (n < 0 || (n == 1 && wc.status != IBV_WC_SUCCESS)) dog.completion_failed(wc, n);
+  return n == 1;
+}
+
 void reap_one(ibv_cq* cq, Watchdog& dog) {
   ibv_wc wc;
   int n;

@@ -32,6 +32,8 @@ void explain_receive_shortage(const Session& session, Watchdog& dog);
 
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
+/// One look at `cq`: true if it held a successful completion.
+bool try_reap_one(ibv_cq* cq, Watchdog& dog);
 
 /// A prebuilt receive into our exposed buffer, long enough for any size. On
 /// UD a first scatter entry takes the 40-byte GRH, which every completion

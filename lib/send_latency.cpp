@@ -59,6 +59,9 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     out.send_flags = L.send.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
     if (int rc = ibv_post_send(L.qp, &out, &bad); rc != 0) [[unlikely]]
       dog.post_failed(rc);
+    // While the peer's answer is on its way: reap ours now if it is there
+    // (siw writes it during the post), so the next turn need not.
+    if (signaled && try_reap_one(L.send_cq, dog)) signal_pending = false;
     if (L.initiator) {
       receive(i);
       if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]

@@ -57,6 +57,9 @@ void write_latency_loop(const LatencyLoop& L, Recorder& recorder, Watchdog& dog)
     wr.send_flags = L.write.base_flags | (signaled ? unsigned{IBV_SEND_SIGNALED} : 0u);
     if (int rc = ibv_post_send(L.qp, &wr, &bad); rc != 0) [[unlikely]]
       dog.post_failed(rc);
+    // While the peer's answer is on its way: reap ours now if it is there
+    // (siw writes it during the post), so the next turn need not.
+    if (signaled && try_reap_one(L.cq, dog)) signal_pending = false;
     if (L.initiator)
       while (*L.incoming != tag) dog.idle(i);
     if (final) break;

@@ -171,11 +171,12 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   const std::uint64_t unbounded = kCountMask;  // a -D run stops at its deadline
   auto warmup_lanes = lanes_for(s.spec.warmup);
   auto lanes = lanes_for(s.spec.duration_s ? unbounded : s.spec.iterations);
-  BandwidthWindow untimed(BandwidthWindow::counted(peak_span(depth, s.qps.size()), s.qps.size()));
-  BandwidthWindow window = s.spec.duration_s
-                               ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                        peak_span(depth, s.qps.size()), s.qps.size())
-                               : BandwidthWindow::counted(peak_span(depth, s.qps.size()), s.qps.size());
+  const std::size_t qps = s.qps.size();
+  const std::uint64_t span = peak_span(depth, qps);
+  BandwidthWindow untimed(BandwidthWindow::counted(span, qps));
+  BandwidthWindow window =
+      s.spec.duration_s ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us, span, qps)
+                        : BandwidthWindow::counted(span, qps);
   Watchdog dog(s.control, s.timeout, "completions");
   explain_receive_shortage(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);

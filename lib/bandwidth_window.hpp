@@ -3,9 +3,9 @@
 // counted run (-n) times everything from its start; a -D run times a window
 // that leaves out a warm-up and a cool-down margin of a tenth of the
 // duration each, then tells the loop to stop at the deadline. Both keep the
-// best rate over consecutive spans of eight queues' worth of messages
-// (the peak; see kPeakSpanQueues) without storing per-poll stamps, so memory does not grow with
-// the run.
+// best rate over consecutive spans of eight queues' worth of messages (the
+// peak; see kPeakSpanQueues) without storing per-poll stamps, so memory
+// does not grow with the run.
 #include <infiniband/verbs.h>
 
 #include <cstdint>

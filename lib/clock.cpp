@@ -56,10 +56,12 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
   if (!slow_clock_gettime(e))
     return {ClockKind::monotonic, "the TSC is not known to be invariant, and " + cost};
   if (!e.tsc_offset_spread_us)
-    return {ClockKind::monotonic, "the TSC is not known to be invariant and was not cross-checked; " + cost};
+    return {ClockKind::monotonic,
+            "the TSC is not known to be invariant and was not cross-checked; " + cost};
   if (*e.tsc_offset_spread_us > kMaxTscOffsetSpreadUs)
     return {ClockKind::monotonic,
-            fmt::format("the TSC is not known to be invariant and differs by {:.2f} us across CPUs {}; {}",
+            fmt::format("the TSC is not known to be invariant and differs by {:.2f} us across "
+                        "CPUs {}; {}",
                         *e.tsc_offset_spread_us, e.cpus, cost)};
   return {ClockKind::tsc,
           fmt::format("not advertised invariant, but {}, and the TSC agrees across CPUs {} within "
@@ -104,11 +106,12 @@ std::optional<std::string> tsc_drift_warning(const ClockInfo& clock) {
   // Over a short run the two reads' own jitter would pass for drift; the
   // calibration just before covers such a run anyway.
   if (ns - clock.calibrated_ns < kMinDriftCheckNs) return std::nullopt;
-  const double drift = tsc_rate_drift(clock.ticks_per_us, ticks - clock.calibrated_tsc, ns - clock.calibrated_ns);
+  const double drift =
+      tsc_rate_drift(clock.ticks_per_us, ticks - clock.calibrated_tsc, ns - clock.calibrated_ns);
   if (std::abs(drift) <= kMaxTscRateDrift) return std::nullopt;
   return fmt::format(
-      "warning: the TSC ran {:+.2f}% off its calibrated {:.3f} GHz over this run, so every time above is "
-      "off by about that much; rerun with --clock monotonic",
+      "warning: the TSC ran {:+.2f}% off its calibrated {:.3f} GHz over this run, so every time "
+      "above is off by about that much; rerun with --clock monotonic",
       drift * 100.0, clock.ticks_per_us / 1000.0);
 }
 

@@ -67,7 +67,8 @@ ClockEvidence gather_clock_evidence() {
 
 void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   cpu_set_t original;
-  if (::sched_getaffinity(0, sizeof original, &original) != 0) return;  // unknown: not cross-checked
+  // Without the affinity the check cannot run: the spread stays unknown.
+  if (::sched_getaffinity(0, sizeof original, &original) != 0) return;
   CpuList cpus;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &original)) cpus.push_back(cpu);

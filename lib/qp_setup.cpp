@@ -158,11 +158,12 @@ void create_shared_resources(Session& s, const SideConfig& config) {
   require(s.spec.tx_depth >= 1 && s.send_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
                       s.spec.tx_depth, device.max_qp_wr, s.port.device));
-  s.receive_queue_depth =
-      !uses_receives(s.spec) ? 1
-      : s.spec.rx_depth      ? s.spec.rx_depth
-                             : default_receive_depth(s.transport.kind, device.max_qp_wr, device.max_cqe,
-                                                     s.spec.queue_pairs);
+  s.receive_queue_depth = !uses_receives(s.spec) ? 1
+                          : s.spec.rx_depth      ? s.spec.rx_depth
+                                                 : default_receive_depth(s.transport.kind,
+                                                                         device.max_qp_wr,
+                                                                         device.max_cqe,
+                                                                         s.spec.queue_pairs);
   require(s.receive_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})",
                       s.receive_queue_depth, device.max_qp_wr, s.port.device));

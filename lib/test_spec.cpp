@@ -116,7 +116,8 @@ std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes) {
   // sweep on a slow fabric from going seconds without one (the watchdog
   // would take that for a stuck peer).
   const auto by_queue = std::clamp<std::uint32_t>(spec.tx_depth * 3 / 4, 1, 100);
-  const auto by_bytes = std::max<std::uint64_t>(1, kMaxBytesPerSignal / std::max<std::uint64_t>(bytes, 1));
+  const auto by_bytes =
+      std::max<std::uint64_t>(1, kMaxBytesPerSignal / std::max<std::uint64_t>(bytes, 1));
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(by_queue, by_bytes));
 }
 

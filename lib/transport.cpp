@@ -25,9 +25,12 @@ std::uint32_t default_receive_depth(TransportKind kind, int max_qp_wr, int max_c
                                     std::uint32_t queue_pairs) {
   constexpr std::int64_t kPerftest = 512, kWithoutRetry = 4096;
   if (retries_receiver_not_ready(kind)) return kPerftest;
-  const std::int64_t cq_share = (static_cast<std::int64_t>(max_cqe) - 1) / std::max<std::uint32_t>(queue_pairs, 1);
+  // One CQ takes every QP's receive completions, plus one.
+  const std::int64_t cq_share =
+      (std::int64_t{max_cqe} - 1) / std::max<std::uint32_t>(queue_pairs, 1);
   const std::int64_t fits = std::min<std::int64_t>({kWithoutRetry, max_qp_wr, cq_share});
-  return static_cast<std::uint32_t>(std::max<std::int64_t>(fits, std::min<std::int64_t>(kPerftest, max_qp_wr)));
+  const std::int64_t floor = std::min<std::int64_t>(kPerftest, max_qp_wr);
+  return static_cast<std::uint32_t>(std::max(fits, floor));
 }
 
 std::string to_string(GidType type) {

@@ -59,6 +59,7 @@ bool retries_receiver_not_ready(TransportKind kind);
 /// completion queue hold for `queue_pairs` QPs.
 std::uint32_t default_receive_depth(TransportKind kind, int max_qp_wr, int max_cqe,
                                     std::uint32_t queue_pairs);
+
 std::string to_string(GidType type);
 std::string format_gid(const Gid& gid);
 bool is_ipv4_mapped(const Gid& gid);

@@ -94,5 +94,26 @@ TEST_CASE("clock: this machine's choice is one of the two, with a reason and a s
   const auto clock = rdmabench::choose_clock();
   CHECK_FALSE(clock.description.empty());
   CHECK(clock.ticks_per_us > 1.0);  // no real TSC runs below 1 MHz; the monotonic clock is 1000
+}
+
+TEST_CASE("clock: a TSC rate that strayed over the run is warned about, a short run is not judged",
+          "[clock]") {
+  using rdmabench::MonotonicClock;
+  using rdmabench::TscClock;
+  const auto measured = rdmabench::choose_clock(ClockChoice::tsc);
+  // A calibration "one second ago" that claimed a rate 10% above the real one.
+  rdmabench::ClockInfo clock = measured;
+  clock.ticks_per_us = measured.ticks_per_us * 1.1;
+  clock.calibrated_ns = MonotonicClock::now() - 1'000'000'000u;
+  clock.calibrated_tsc = TscClock::now() - static_cast<std::uint64_t>(measured.ticks_per_us * 1e6);
+  const auto warning = rdmabench::tsc_drift_warning(clock);
+  REQUIRE(warning.has_value());
+  CHECK_THAT(*warning, Contains("-9.") && Contains("--clock monotonic"));
+  // The same error over a millisecond: too short to tell from read jitter.
+  clock.calibrated_ns = MonotonicClock::now() - 1'000'000u;
+  clock.calibrated_tsc = TscClock::now() - static_cast<std::uint64_t>(measured.ticks_per_us * 1e3);
+  CHECK_FALSE(rdmabench::tsc_drift_warning(clock).has_value());
+  // The monotonic clock has no rate to stray.
+  clock.kind = ClockKind::monotonic;
   CHECK_FALSE(rdmabench::tsc_drift_warning(clock).has_value());
 }

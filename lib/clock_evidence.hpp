@@ -9,9 +9,10 @@ namespace rdmabench::detail {
 /// Everything but tsc_offset_spread_us, which costs milliseconds per CPU.
 ClockEvidence gather_clock_evidence();
 
-/// Fills evidence.tsc_offset_spread_us and evidence.cpus: pins this thread
-/// to each CPU it may run on in turn (restoring its affinity after) and
-/// compares the TSC there with CLOCK_MONOTONIC_RAW.
+/// Fills evidence.tsc_offset_spread_us, its resolution and evidence.cpus:
+/// compares the TSC of each CPU this thread may run on with the first one's,
+/// by ping-pong between two pinned threads (this one's affinity is restored
+/// after). Leaves the spread unknown when a CPU cannot be reached in time.
 void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us);
 
 }  // namespace rdmabench::detail

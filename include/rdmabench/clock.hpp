@@ -45,9 +45,12 @@ struct ClockEvidence {
   bool tsc_invariant = false;      ///< CPUID 0x80000007 EDX bit 8
   std::string kernel_clocksource;  ///< "tsc", "hpet", "kvm-clock", ...
   double clock_gettime_ns = 0;     ///< cost of one CLOCK_MONOTONIC_RAW read
-  /// Spread of (TSC - CLOCK_MONOTONIC_RAW) over the CPUs this thread may run
-  /// on; only measured when the decision needs it.
+  /// Spread of the TSC's offsets over the CPUs this thread may run on; only
+  /// measured when the decision needs it.
   std::optional<double> tsc_offset_spread_us;
+  /// How finely that spread could be measured: half the widest bracket
+  /// (two reads on one CPU around a read on another) any CPU's offset had.
+  double tsc_offset_resolution_us = 0;
   std::string cpus;  ///< those CPUs, as a list
 };
 
@@ -59,7 +62,8 @@ struct ClockDecision {
 /// A clock_gettime dearer than this is a system call (no vDSO clock), which
 /// costs more than the TSC read it would replace by an order of magnitude.
 inline constexpr double kSlowClockGettimeNs = 200.0;
-/// TSCs this far apart across CPUs would show in a sample that migrates.
+/// TSCs this far apart across CPUs, beyond the cross-check's resolution,
+/// would show in a sample that migrates.
 inline constexpr double kMaxTscOffsetSpreadUs = 1.0;
 /// A TSC whose rate over the run strays further than this from its
 /// calibration has changed speed: the figures are warned about.

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <optional>
+
 #include "engine_internal.hpp"
+#include "idle_priority_spinner.hpp"
 #include "rdmabench/version.hpp"
 
 namespace rdmabench {
@@ -107,6 +110,11 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
+  if (latency && server_is_passive(s.spec))
+    c.passive_wait = server_spins_while_passive(s.spec)
+                         ? "the server spins at idle priority (SCHED_IDLE), keeping a CPU awake for a "
+                           "soft device's responder; its CPU figures show that core"
+                         : "the server sleeps (--passive-wait sleep)";
   if (latency)
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
@@ -118,6 +126,8 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
                    Reporter& reporter) {
   try {
     reporter.begin(context);
+    std::optional<detail::IdlePrioritySpinner> keep_cpu_awake;
+    if (s.role == Role::server && server_spins_while_passive(s.spec)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
     if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);

@@ -40,6 +40,7 @@ class ConsoleReporter final : public Reporter {
     line("Clock", c.clock);
     if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
     if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
+    if (!c.passive_wait.empty()) line("Server wait", c.passive_wait);
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
                                                      : "; every sample kept, warmup excluded and counted"));

@@ -37,6 +37,7 @@ nlohmann::json to_json(const RunContext& c) {
         {"pinned_cpus", c.pinned_cpus},
         {"placement", c.cpu_placement}}},
       {"gpu_relationship", c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
+      {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
   };
 }
 

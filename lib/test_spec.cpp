@@ -29,6 +29,10 @@ bool server_is_passive(const TestSpec& spec) {
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
 
+bool server_spins_while_passive(const TestSpec& spec) {
+  return spec.passive_server_spins && spec.measurement == Measurement::latency && server_is_passive(spec);
+}
+
 std::string to_string(ConnectMethod method) {
   return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
 }

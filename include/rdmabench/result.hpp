@@ -94,6 +94,9 @@ struct RunContext {
   std::uint32_t tx_depth = 0;
   std::uint32_t max_inline = 0;
   std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
+  /// How the idle server of a read or atomic latency test waits (--passive-wait);
+  /// empty where the server takes part or the test is bandwidth.
+  std::string passive_wait;
   std::uint32_t queue_pairs = 1;
   std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
   bool bidirectional = false;

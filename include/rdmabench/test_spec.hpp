@@ -53,6 +53,10 @@ struct TestSpec {
   bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size
   AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
+  /// --passive-wait: the server of a read or atomic latency test keeps a
+  /// CPU busy at idle priority (true) or sleeps (false); see
+  /// lib/idle_priority_spinner.hpp for why.
+  bool passive_server_spins = true;
 
   bool operator==(const TestSpec&) const = default;
 };
@@ -63,6 +67,10 @@ std::string test_name(const TestSpec& spec);
 /// True when the server's CPU takes no part in the timed loop: reads, and
 /// write bandwidth (one-sided operations the responder's NIC serves alone).
 bool server_is_passive(const TestSpec& spec);
+
+/// True when the server keeps a CPU busy at idle priority while the client
+/// runs: a passive latency test (read, atomic) without --passive-wait sleep.
+bool server_spins_while_passive(const TestSpec& spec);
 std::string to_string(ConnectMethod method);
 std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP

@@ -224,6 +224,33 @@ TEST_CASE("cpu-util reports both sides, and a busy-polling client uses a core", 
   CHECK_THAT(p.client->out(), Catch::Contains("CPU client:") && Catch::Contains("CPU server:"));
 }
 
+TEST_CASE("cpu-util: the idle server of a read latency test keeps a CPU busy unless told to sleep",
+          "[lab][siw][cpu][read]") {
+  const auto d = iwarp();
+  TempDir tmp;
+  for (const std::string wait : {"spin", "sleep"}) {
+    INFO("--passive-wait " << wait);
+    const auto json = (tmp.path / (wait + ".json")).string();
+    auto p = run_pair_ok("rdma_read_lat", {"-d", d.name}, d.address,
+                         {"-d", d.name, "--cpu-util", "-n", "2000", "--passive-wait", wait, "--json", json});
+    INFO(p.client->describe());
+    const auto lines = read_json_lines(json);
+    REQUIRE(lines.size() == 1);
+    const double server_cores = lines[0].at("cpu").at("server").at("process").at("cores").get<double>();
+    const auto said = lines[0].at("context").at("passive_wait").get<std::string>();
+    if (wait == "spin") {
+      // A SCHED_IDLE thread has what the spinning client and siw's kernel
+      // threads leave of the guest's two CPUs: 0.4-0.6 of a core in the lab.
+      CHECK(server_cores > 0.2);
+      CHECK_THAT(said, Catch::Contains("spins at idle priority"));
+      CHECK_THAT(p.server->out(), Catch::Contains("Server wait"));
+    } else {
+      CHECK(server_cores < 0.15);  // 0.00-0.04 in the lab
+      CHECK_THAT(said, Catch::Contains("sleeps"));
+    }
+  }
+}
+
 TEST_CASE("output and csv give scripts bare numbers and rows", "[lab][rxe][script]") {
   const auto d = roce();
   TempDir tmp;

@@ -304,6 +304,19 @@ TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
                          MessageContains("-r/--rx-depth applies to send tests; rdma_write_bw posts no receives"));
 }
 
+TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[options]") {
+  const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
+  CHECK(parse_command_line(read_lat, {}).spec.passive_server_spins);
+  CHECK_FALSE(parse_command_line(read_lat, {"--passive-wait", "sleep"}).spec.passive_server_spins);
+  CHECK(parse_command_line(read_lat, {"--passive-wait", "spin"}).spec.passive_server_spins);
+  REQUIRE_THROWS_MATCHES(parse_command_line(read_lat, {"--passive-wait", "poll"}), UsageError,
+                         MessageContains("--passive-wait poll is unknown: expected spin or sleep"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--passive-wait", "sleep"}), UsageError,
+                         MessageContains("rdma_write_lat's server answers every message"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--passive-wait", "spin"}), UsageError,
+                         MessageContains("rdma_write_bw is a bandwidth test"));
+}
+
 TEST_CASE("options: --output must name a figure the binary measures", "[options]") {
   using rdmabench::BareFigure;
   CHECK(parse_command_line(kLatency, {"--output", "latency"}).bare_output == BareFigure::latency);

@@ -161,6 +161,23 @@ TEST_CASE("test spec: -b must be given on both sides", "[spec]") {
   CHECK_FALSE(rdmabench::find_conflict(server, client));
 }
 
+TEST_CASE("test_spec: the idle server of a latency test spins unless told to sleep", "[test_spec]") {
+  rdmabench::TestSpec spec;
+  spec.operation = rdmabench::Operation::read;
+  spec.measurement = rdmabench::Measurement::latency;
+  CHECK(rdmabench::server_spins_while_passive(spec));
+  spec.operation = rdmabench::Operation::atomic;
+  CHECK(rdmabench::server_spins_while_passive(spec));
+  spec.passive_server_spins = false;  // --passive-wait sleep
+  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
+  spec.passive_server_spins = true;
+  spec.measurement = rdmabench::Measurement::bandwidth;  // a passive bandwidth server sleeps
+  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
+  spec.operation = rdmabench::Operation::write;
+  spec.measurement = rdmabench::Measurement::latency;  // a ping-pong: the server takes part
+  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
+}
+
 TEST_CASE("test spec: with -b no server is passive", "[spec]") {
   rdmabench::TestSpec spec;
   spec.operation = rdmabench::Operation::read;

@@ -47,7 +47,7 @@ Bytes frame(wire::MessageType type, const Bytes& payload) {
 }
 
 /// The Hello bytes after its sizes: queue pair type, immediate flag, warm-up flag.
-constexpr std::size_t kAfterSizes = 3;
+constexpr std::size_t kAfterSizes = 4;
 
 /// A Hello payload, field by field (op, measurement, connect, iterations,
 /// warmup, depth, count, sizes).
@@ -74,6 +74,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   b.push_back(1);  // queue pair type: RC
   b.push_back(0);  // write with immediate
   b.push_back(1);  // warm up every size
+  b.push_back(1);  // an idle latency server spins
   return b;
 }
 
@@ -180,7 +181,7 @@ TEST_CASE("wire: type names", "[wire]") {
 
 TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
   const Bytes expected{0x52, 0x44, 0x4D, 0x42,  // magic "RDMB"
-                       0x00, 0x03,              // version 3
+                       0x00, 0x04,              // version 4
                        0x00, 0x04,              // type barrier
                        0x00, 0x00, 0x00, 0x04,  // payload length
                        0x01, 0x02, 0x03, 0x04};  // sequence
@@ -188,7 +189,7 @@ TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]
 }
 
 TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
-  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x03, 0x00, 0x05,  // magic, version, abort
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x04, 0x00, 0x05,  // magic, version, abort
                        0x00, 0x00, 0x00, 0x04,                          // payload length
                        0x00, 0x02, 'n', 'o'};                           // u16 length, text
   CHECK(wire::encode(wire::Abort{"no"}) == expected);
@@ -263,7 +264,7 @@ TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
   auto f = header(4, 4, wire::kMagic, 1);
   put(f, 1, 4);
   REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
-                         MessageContains("version 1") && MessageContains("speaks 3"));
+                         MessageContains("version 1") && MessageContains("speaks 4"));
   REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, wire::kMagic, 0)), rdmabench::Error,
                          MessageContains("version 0"));
 }
@@ -404,6 +405,7 @@ TEST_CASE("wire: Hello carries each flag away from its default", "[wire]") {
       {"--write-with-imm", [](rdmabench::TestSpec& s) { s.write_with_imm = true; }},
       {"warm up the first size only", [](rdmabench::TestSpec& s) { s.warmup_each_size = false; }},
       {"-r", [](rdmabench::TestSpec& s) { s.rx_depth = 4096; }},
+      {"--passive-wait sleep", [](rdmabench::TestSpec& s) { s.passive_server_spins = false; }},
   };
   for (const auto& [name, set] : flags) {
     INFO(name);

@@ -1,0 +1,40 @@
+#pragma once
+// Keeps one CPU out of idle without taking it from anyone: a thread that
+// spins at SCHED_IDLE, the lowest scheduling class, so any other runnable
+// thread preempts it at once.
+//
+// Why: the server of a read or atomic latency test has nothing to do, but on
+// soft RDMA devices the responder is the server host's kernel (siw sends each
+// read response from a per-CPU kernel thread). With the server asleep that
+// CPU idles, and every response first waits for it to wake: siw0 read_lat
+// 2 B in the lab ran about 140 usec typical with the CPU idle and 75-100 with
+// it kept busy. perftest's server keeps a CPU busy too, by busy-polling at
+// normal priority, which delays the responder by a scheduler tick now and
+// then (its 4 KiB p99 there is 6-7 ms); at idle priority it never waits.
+// On a hardware device the responder is the NIC and this changes nothing but
+// the server's CPU figures, which show the core. It keeps one CPU awake: on a
+// machine with more CPUs than busy threads the responder may still land on
+// an idle one (idle=poll or limiting C-states does it system-wide).
+#include <atomic>
+#include <thread>
+
+namespace rdmabench::detail {
+
+class IdlePrioritySpinner {
+ public:
+  /// Starts spinning once the thread runs at SCHED_IDLE; throws Error,
+  /// naming --passive-wait sleep, if the kernel refuses that class.
+  IdlePrioritySpinner();
+  ~IdlePrioritySpinner();
+  IdlePrioritySpinner(const IdlePrioritySpinner&) = delete;
+  IdlePrioritySpinner& operator=(const IdlePrioritySpinner&) = delete;
+
+  /// The spinning thread, for tests that check its scheduling class.
+  std::thread::native_handle_type native_handle() { return thread_.native_handle(); }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace rdmabench::detail

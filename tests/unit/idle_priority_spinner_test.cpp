@@ -1,0 +1,23 @@
+// The passive server's CPU keeper runs at the lowest scheduling class, so it
+// can never delay another thread, and it stops when asked.
+
+#include <catch2/catch.hpp>
+#include <pthread.h>
+#include <sched.h>
+
+#include "idle_priority_spinner.hpp"
+
+TEST_CASE("idle spinner: runs at SCHED_IDLE until destroyed", "[spinner]") {
+  rdmabench::detail::IdlePrioritySpinner spinner;
+  int policy = -1;
+  sched_param param{};
+  REQUIRE(::pthread_getschedparam(spinner.native_handle(), &policy, &param) == 0);
+  CHECK(policy == SCHED_IDLE);
+  // The calling thread keeps its own class: only the spinner was lowered.
+  CHECK(::sched_getscheduler(0) == SCHED_OTHER);
+}  // the destructor joins; a spinner that ignored its stop flag would hang here
+
+TEST_CASE("idle spinner: one after another, as a sweep's sessions would", "[spinner]") {
+  for (int i = 0; i < 3; ++i) rdmabench::detail::IdlePrioritySpinner spinner;
+  SUCCEED("three spinners started and stopped");
+}

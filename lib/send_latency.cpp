@@ -1,6 +1,6 @@
 // Send latency: ping-pong of two-sided sends. The client sends, then spins
 // on its receive queue for the server's reply; the server does the mirror
-// image. Each side reposts the receive it consumed. A sample is the time
+// image. Each side reposts the receive it consumed once it has answered. A sample is the time
 // between two consecutive posts, halved for one-way latency as perftest does.
 // A -D run ends with a zero-length send each way: the server, which does not
 // know the count, stops when it sees it.
@@ -47,9 +47,6 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     const std::uint64_t now = Clock::now();
     if (L.initiator || !Recorder::kEndsWithMarker) final = recorder.last(i, now);
     recorder.record(i, now);
-    if (!L.initiator)
-      if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
-        dog.post_failed(rc);
     const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || final;
     if (signaled) {
       if (signal_pending) reap_one(L.send_cq, dog);
@@ -62,11 +59,11 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     // While the peer's answer is on its way: reap ours now if it is there
     // (siw writes it during the post), so the next turn need not.
     if (signaled && try_reap_one(L.send_cq, dog)) signal_pending = false;
-    if (L.initiator) {
-      receive(i);
-      if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
-        dog.post_failed(rc);
-    }
+    if (L.initiator) receive(i);
+    // The consumed receive goes back only now, off the path between a
+    // message and its answer: the others posted cover the next message.
+    if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
+      dog.post_failed(rc);
     if (final) break;
   }
   if (L.initiator) recorder.finish(Clock::now());

@@ -272,6 +272,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     if (kind.operation != Operation::send)
       throw UsageError("-r/--rx-depth applies to send tests; " + kind.name + " posts no receives");
     require_range("-r/--rx-depth", raw.rx_depth, 1LL, 65536LL);
+    if (raw.rx_depth < 2 && kind.measurement == Measurement::latency)
+      throw UsageError("-r/--rx-depth 1 is too small for " + kind.name +
+                       ": each side answers before it reposts the receive it used, so the next "
+                       "message needs a second one posted; give 2 or more");
     spec.rx_depth = static_cast<std::uint32_t>(raw.rx_depth);
   }
   if (vm.count("cq-mod")) {

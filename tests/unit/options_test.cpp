@@ -304,6 +304,13 @@ TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
                          MessageContains("-r/--rx-depth applies to send tests; rdma_write_bw posts no receives"));
 }
 
+TEST_CASE("options: -r/--rx-depth of a send ping-pong leaves room for the next message", "[options]") {
+  const BenchmarkKind send_lat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
+  CHECK(parse_command_line(send_lat, {"-r", "2"}).spec.rx_depth == 2);
+  REQUIRE_THROWS_MATCHES(parse_command_line(send_lat, {"-r", "1"}), UsageError,
+                         MessageContains("-r/--rx-depth 1 is too small for rdma_send_lat"));
+}
+
 TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[options]") {
   const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
   CHECK(parse_command_line(read_lat, {}).spec.passive_server_spins);

@@ -1,5 +1,6 @@
 #include "rdmabench/engine.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <optional>
@@ -64,6 +65,10 @@ void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) 
   }
 }
 
+bool spins_while_passive(const Session& s) {
+  return server_spins_while_passive(s.spec, s.transport.kind == TransportKind::iwarp);
+}
+
 std::string hostname() {
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
@@ -110,11 +115,15 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
-  if (latency && server_is_passive(s.spec))
-    c.passive_wait = server_spins_while_passive(s.spec)
+  if (latency && server_is_passive(s.spec)) {
+    const std::string choice = s.spec.passive_wait == PassiveWait::automatic
+                                   ? fmt::format("--passive-wait auto, on {}", to_string(s.transport.kind))
+                                   : "--passive-wait " + to_string(s.spec.passive_wait);
+    c.passive_wait = spins_while_passive(s)
                          ? "the server spins at idle priority (SCHED_IDLE), keeping a CPU awake for a "
-                           "soft device's responder; its CPU figures show that core"
-                         : "the server sleeps (--passive-wait sleep)";
+                           "soft device's responder; its CPU figures show that core (" + choice + ")"
+                         : "the server sleeps (" + choice + ")";
+  }
   if (latency)
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
@@ -127,7 +136,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
   try {
     reporter.begin(context);
     std::optional<detail::IdlePrioritySpinner> keep_cpu_awake;
-    if (s.role == Role::server && server_spins_while_passive(s.spec)) keep_cpu_awake.emplace();
+    if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
     if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);

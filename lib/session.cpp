@@ -257,7 +257,7 @@ Session Server::accept_client() {
     adopted.iterations = hello->iterations;
     adopted.warmup = hello->warmup;
     adopted.warmup_each_size = hello->warmup_each_size;
-    adopted.passive_server_spins = hello->passive_server_spins;
+    adopted.passive_wait = hello->passive_wait;
     adopted.tx_depth = hello->tx_depth;
     adopted.cq_mod = hello->cq_mod;
     adopted.rx_depth = hello->rx_depth;

@@ -119,7 +119,7 @@ void write_body(Writer& w, const Hello& m) {
   w.u8(static_cast<std::uint8_t>(s.qp_type));
   w.u8(s.write_with_imm);
   w.u8(s.warmup_each_size);
-  w.u8(s.passive_server_spins);
+  w.u8(static_cast<std::uint8_t>(s.passive_wait));
 }
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
 void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
@@ -224,7 +224,7 @@ Hello read_hello(Reader& r) {
   s.qp_type = checked_enum<QpType>(r.u8(), 3, "queue pair type");
   s.write_with_imm = r.u8() != 0;
   s.warmup_each_size = r.u8() != 0;
-  s.passive_server_spins = r.u8() != 0;
+  s.passive_wait = checked_enum<PassiveWait>(r.u8(), 3, "passive wait");
   return h;
 }
 

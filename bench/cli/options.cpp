@@ -39,7 +39,7 @@ namespace {
 
 struct RawOptions {
   std::string device, size, connection = "RC", mem = "host", cuda_bus_id, gdr, clock = "auto", output, atomic, numa = "auto",
-              passive_wait = "spin";
+              passive_wait = "auto";
   long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
@@ -147,10 +147,10 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("cpu", po::value(&raw.cpu), "run the benchmark thread on this CPU only")
       ("numa", po::value(&raw.numa)->default_value("auto"),
        "auto: run on the CPUs of the device's NUMA node (when known); off: leave it to the scheduler")
-      ("passive-wait", po::value(&raw.passive_wait)->default_value("spin"),
+      ("passive-wait", po::value(&raw.passive_wait)->default_value("auto"),
        "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), so "
        "a soft device's responder thread never waits for a CPU to wake, or lets it idle (sleep); "
-       "the client's choice holds");
+       "auto spins on iWARP only; the client's choice holds");
   output.add_options()
       ("cpu-util", po::bool_switch(&cl.spec.cpu_util), "report the CPU cost of each size on both sides")
       ("validate", po::bool_switch(&cl.spec.validate), "after each size, check every byte of untimed messages")
@@ -332,9 +332,11 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     spec.duration_s = static_cast<std::uint32_t>(raw.duration_s);
     spec.warmup = 0;
   }
-  if (raw.passive_wait != "spin" && raw.passive_wait != "sleep")
-    throw UsageError(fmt::format("--passive-wait {} is unknown: expected spin or sleep", raw.passive_wait));
-  spec.passive_server_spins = raw.passive_wait == "spin";
+  if (raw.passive_wait == "auto") spec.passive_wait = PassiveWait::automatic;
+  else if (raw.passive_wait == "spin") spec.passive_wait = PassiveWait::spin;
+  else if (raw.passive_wait == "sleep") spec.passive_wait = PassiveWait::sleep;
+  else
+    throw UsageError(fmt::format("--passive-wait {} is unknown: expected auto, spin or sleep", raw.passive_wait));
   const bool idle_server = server_is_passive(spec) && spec.measurement == Measurement::latency;
   if (!vm["passive-wait"].defaulted() && !idle_server)
     throw UsageError("--passive-wait applies to rdma_read_lat and rdma_atomic_lat, whose server is idle "

@@ -21,6 +21,9 @@ enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
 /// unreliable connected (no acks, no reads or atomics), unreliable datagram
 /// (sends only, one MTU per message, messages may be lost).
 enum class QpType : std::uint8_t { rc = 1, uc = 2, ud = 3 };
+/// --passive-wait: how the idle server of a read or atomic latency test
+/// waits. automatic spins on iWARP only: see lib/idle_priority_spinner.hpp.
+enum class PassiveWait : std::uint8_t { automatic = 1, spin = 2, sleep = 3 };
 
 /// UD messages carry this Q_Key; both sides use the same constant.
 inline constexpr std::uint32_t kUdQkey = 0x11111111;
@@ -53,10 +56,7 @@ struct TestSpec {
   bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size
   AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
-  /// --passive-wait: the server of a read or atomic latency test keeps a
-  /// CPU busy at idle priority (true) or sleeps (false); see
-  /// lib/idle_priority_spinner.hpp for why.
-  bool passive_server_spins = true;
+  PassiveWait passive_wait = PassiveWait::automatic;  ///< the client's choice holds
 
   bool operator==(const TestSpec&) const = default;
 };
@@ -69,8 +69,11 @@ std::string test_name(const TestSpec& spec);
 bool server_is_passive(const TestSpec& spec);
 
 /// True when the server keeps a CPU busy at idle priority while the client
-/// runs: a passive latency test (read, atomic) without --passive-wait sleep.
-bool server_spins_while_passive(const TestSpec& spec);
+/// runs: a passive latency test (read, atomic) with --passive-wait spin, or
+/// by default over iWARP (both ends of a connection share the transport, so
+/// both sides reach the same answer).
+bool server_spins_while_passive(const TestSpec& spec, bool iwarp);
+std::string to_string(PassiveWait wait);  ///< auto, spin, sleep
 std::string to_string(ConnectMethod method);
 std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP

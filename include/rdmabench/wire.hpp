@@ -19,7 +19,7 @@
 namespace rdmabench::wire {
 
 inline constexpr std::uint32_t kMagic = 0x52444D42;  // "RDMB"
-// 2: -q, -D, -b and -c in the hello; 3: warmup_each_size; 4: passive_server_spins.
+// 2: -q, -D, -b and -c in the hello; 3: warmup_each_size; 4: passive_wait.
 inline constexpr std::uint16_t kVersion = 4;
 inline constexpr std::size_t kHeaderSize = 12;
 inline constexpr std::uint32_t kMaxPayload = 64 * 1024;

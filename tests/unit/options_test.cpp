@@ -313,11 +313,13 @@ TEST_CASE("options: -r/--rx-depth of a send ping-pong leaves room for the next m
 
 TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[options]") {
   const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
-  CHECK(parse_command_line(read_lat, {}).spec.passive_server_spins);
-  CHECK_FALSE(parse_command_line(read_lat, {"--passive-wait", "sleep"}).spec.passive_server_spins);
-  CHECK(parse_command_line(read_lat, {"--passive-wait", "spin"}).spec.passive_server_spins);
+  using rdmabench::PassiveWait;
+  CHECK(parse_command_line(read_lat, {}).spec.passive_wait == PassiveWait::automatic);
+  CHECK(parse_command_line(read_lat, {"--passive-wait", "sleep"}).spec.passive_wait == PassiveWait::sleep);
+  CHECK(parse_command_line(read_lat, {"--passive-wait", "spin"}).spec.passive_wait == PassiveWait::spin);
+  CHECK(parse_command_line(read_lat, {"--passive-wait", "auto"}).spec.passive_wait == PassiveWait::automatic);
   REQUIRE_THROWS_MATCHES(parse_command_line(read_lat, {"--passive-wait", "poll"}), UsageError,
-                         MessageContains("--passive-wait poll is unknown: expected spin or sleep"));
+                         MessageContains("--passive-wait poll is unknown: expected auto, spin or sleep"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--passive-wait", "sleep"}), UsageError,
                          MessageContains("rdma_write_lat's server answers every message"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--passive-wait", "spin"}), UsageError,

@@ -161,21 +161,26 @@ TEST_CASE("test spec: -b must be given on both sides", "[spec]") {
   CHECK_FALSE(rdmabench::find_conflict(server, client));
 }
 
-TEST_CASE("test_spec: the idle server of a latency test spins unless told to sleep", "[test_spec]") {
+TEST_CASE("test_spec: the idle server of a latency test spins on iWARP, or as told", "[test_spec]") {
+  using rdmabench::PassiveWait;
+  using rdmabench::server_spins_while_passive;
   rdmabench::TestSpec spec;
   spec.operation = rdmabench::Operation::read;
   spec.measurement = rdmabench::Measurement::latency;
-  CHECK(rdmabench::server_spins_while_passive(spec));
+  CHECK(server_spins_while_passive(spec, true));  // auto on iWARP
+  CHECK_FALSE(server_spins_while_passive(spec, false));  // auto elsewhere
   spec.operation = rdmabench::Operation::atomic;
-  CHECK(rdmabench::server_spins_while_passive(spec));
-  spec.passive_server_spins = false;  // --passive-wait sleep
-  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
-  spec.passive_server_spins = true;
+  spec.passive_wait = PassiveWait::spin;
+  CHECK(server_spins_while_passive(spec, false));
+  spec.passive_wait = PassiveWait::sleep;
+  CHECK_FALSE(server_spins_while_passive(spec, true));
+  spec.passive_wait = PassiveWait::spin;
   spec.measurement = rdmabench::Measurement::bandwidth;  // a passive bandwidth server sleeps
-  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
+  CHECK_FALSE(server_spins_while_passive(spec, true));
   spec.operation = rdmabench::Operation::write;
   spec.measurement = rdmabench::Measurement::latency;  // a ping-pong: the server takes part
-  CHECK_FALSE(rdmabench::server_spins_while_passive(spec));
+  CHECK_FALSE(server_spins_while_passive(spec, true));
+  CHECK(rdmabench::to_string(PassiveWait::automatic) == "auto");
 }
 
 TEST_CASE("test spec: with -b no server is passive", "[spec]") {

@@ -74,7 +74,7 @@ Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t conn
   b.push_back(1);  // queue pair type: RC
   b.push_back(0);  // write with immediate
   b.push_back(1);  // warm up every size
-  b.push_back(1);  // an idle latency server spins
+  b.push_back(1);  // passive wait: automatic
   return b;
 }
 
@@ -332,6 +332,10 @@ TEST_CASE("wire: Hello with unknown enum codes", "[wire]") {
                          rdmabench::Error, MessageContains("unknown measurement code 3"));
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 3, 1))),
                          rdmabench::Error, MessageContains("unknown connection method code 3"));
+  auto hello = hello_payload(1, 1, 1, 1);
+  hello.back() = 4;  // the passive wait, last in the payload
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
+                         MessageContains("unknown passive wait code 4"));
 }
 
 TEST_CASE("wire: text fields longer than 1024 bytes", "[wire]") {
@@ -405,7 +409,7 @@ TEST_CASE("wire: Hello carries each flag away from its default", "[wire]") {
       {"--write-with-imm", [](rdmabench::TestSpec& s) { s.write_with_imm = true; }},
       {"warm up the first size only", [](rdmabench::TestSpec& s) { s.warmup_each_size = false; }},
       {"-r", [](rdmabench::TestSpec& s) { s.rx_depth = 4096; }},
-      {"--passive-wait sleep", [](rdmabench::TestSpec& s) { s.passive_server_spins = false; }},
+      {"--passive-wait sleep", [](rdmabench::TestSpec& s) { s.passive_wait = rdmabench::PassiveWait::sleep; }},
   };
   for (const auto& [name, set] : flags) {
     INFO(name);

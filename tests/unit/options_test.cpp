@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -315,15 +317,15 @@ TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[opt
   const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
   using rdmabench::PassiveWait;
   CHECK(parse_command_line(read_lat, {}).spec.passive_wait == PassiveWait::automatic);
-  CHECK(parse_command_line(read_lat, {"--passive-wait", "sleep"}).spec.passive_wait == PassiveWait::sleep);
-  CHECK(parse_command_line(read_lat, {"--passive-wait", "spin"}).spec.passive_wait == PassiveWait::spin);
-  CHECK(parse_command_line(read_lat, {"--passive-wait", "auto"}).spec.passive_wait == PassiveWait::automatic);
-  REQUIRE_THROWS_MATCHES(parse_command_line(read_lat, {"--passive-wait", "poll"}), UsageError,
-                         MessageContains("--passive-wait poll is unknown: expected auto, spin or sleep"));
-  REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"--passive-wait", "sleep"}), UsageError,
-                         MessageContains("rdma_write_lat's server answers every message"));
-  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--passive-wait", "spin"}), UsageError,
-                         MessageContains("rdma_write_bw is a bandwidth test"));
+  for (const auto& [text, wait] : {std::pair{"auto", PassiveWait::automatic},
+                                   std::pair{"spin", PassiveWait::spin}, std::pair{"sleep", PassiveWait::sleep}})
+    CHECK(parse_command_line(read_lat, {"--passive-wait", text}).spec.passive_wait == wait);
+  for (const auto& [kind, value, message] :
+       {std::tuple{read_lat, "poll", "--passive-wait poll is unknown: expected auto, spin or sleep"},
+        std::tuple{kLatency, "sleep", "rdma_write_lat's server answers every message"},
+        std::tuple{kBandwidth, "spin", "rdma_write_bw is a bandwidth test"}})
+    REQUIRE_THROWS_MATCHES(parse_command_line(kind, {"--passive-wait", value}), UsageError,
+                           MessageContains(message));
 }
 
 TEST_CASE("options: --output must name a figure the binary measures", "[options]") {

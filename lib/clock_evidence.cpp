@@ -146,8 +146,10 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
     if (!complete) break;
     centres.push_back((b.low + b.high) / 2 / ticks_per_us);
     const double width = (b.high - b.low) / ticks_per_us;
-    if (width >= 0) resolution = std::max(resolution, width / 2);
-    else backwards = std::max(backwards, -width);
+    if (width >= 0)
+      resolution = std::max(resolution, width / 2);
+    else
+      backwards = std::max(backwards, -width);
   }
   ::sched_setaffinity(0, sizeof original, &original);
   if (!complete) return;

@@ -116,13 +116,16 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
   if (latency && server_is_passive(s.spec)) {
-    const std::string choice = s.spec.passive_wait == PassiveWait::automatic
-                                   ? fmt::format("--passive-wait auto, on {}", to_string(s.transport.kind))
-                                   : "--passive-wait " + to_string(s.spec.passive_wait);
-    c.passive_wait = spins_while_passive(s)
-                         ? "the server spins at idle priority (SCHED_IDLE), keeping a CPU awake for a "
-                           "soft device's responder; its CPU figures show that core (" + choice + ")"
-                         : "the server sleeps (" + choice + ")";
+    const std::string choice =
+        s.spec.passive_wait == PassiveWait::automatic
+            ? fmt::format("--passive-wait auto, on {}", to_string(s.transport.kind))
+            : "--passive-wait " + to_string(s.spec.passive_wait);
+    c.passive_wait =
+        spins_while_passive(s)
+            ? "the server spins at idle priority (SCHED_IDLE), keeping a CPU awake for a "
+              "soft device's responder; its CPU figures show that core (" +
+                  choice + ")"
+            : "the server sleeps (" + choice + ")";
   }
   if (latency)
     c.latency_kind = read ? "round trip (one read)"

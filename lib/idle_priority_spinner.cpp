@@ -29,9 +29,10 @@ IdlePrioritySpinner::IdlePrioritySpinner() {
   });
   if (const int rc = result.get(); rc != 0) {
     thread_.join();
-    throw Error(fmt::format("the passive server could not lower its spinning thread to SCHED_IDLE: {}",
-                            std::strerror(rc)),
-                "run with --passive-wait sleep");
+    throw Error(
+        fmt::format("the passive server could not lower its spinning thread to SCHED_IDLE: {}",
+                    std::strerror(rc)),
+        "run with --passive-wait sleep");
   }
 }
 

@@ -31,14 +31,18 @@ bool server_is_passive(const TestSpec& spec) {
 
 bool server_spins_while_passive(const TestSpec& spec, bool iwarp) {
   if (spec.measurement != Measurement::latency || !server_is_passive(spec)) return false;
-  return spec.passive_wait == PassiveWait::spin || (spec.passive_wait == PassiveWait::automatic && iwarp);
+  return spec.passive_wait == PassiveWait::spin ||
+         (spec.passive_wait == PassiveWait::automatic && iwarp);
 }
 
 std::string to_string(PassiveWait wait) {
   switch (wait) {
-    case PassiveWait::automatic: return "auto";
-    case PassiveWait::spin: return "spin";
-    case PassiveWait::sleep: return "sleep";
+    case PassiveWait::automatic:
+      return "auto";
+    case PassiveWait::spin:
+      return "spin";
+    case PassiveWait::sleep:
+      return "sleep";
   }
   return "unknown";
 }

@@ -336,11 +336,12 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   else if (raw.passive_wait == "spin") spec.passive_wait = PassiveWait::spin;
   else if (raw.passive_wait == "sleep") spec.passive_wait = PassiveWait::sleep;
   else
-    throw UsageError(fmt::format("--passive-wait {} is unknown: expected auto, spin or sleep", raw.passive_wait));
+    throw UsageError(fmt::format("--passive-wait {} is unknown: expected auto, spin or sleep",
+                                 raw.passive_wait));
   const bool idle_server = server_is_passive(spec) && spec.measurement == Measurement::latency;
   if (!vm["passive-wait"].defaulted() && !idle_server)
-    throw UsageError("--passive-wait applies to rdma_read_lat and rdma_atomic_lat, whose server is idle "
-                     "while the client times; " + kind.name +
+    throw UsageError("--passive-wait applies to rdma_read_lat and rdma_atomic_lat, whose server "
+                     "is idle while the client times; " + kind.name +
                      (kind.measurement == Measurement::bandwidth ? " is a bandwidth test"
                                                                  : "'s server answers every message"));
   if (spec.validate && kind.operation == Operation::atomic)

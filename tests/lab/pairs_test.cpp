@@ -225,22 +225,24 @@ TEST_CASE("cpu-util reports both sides, and a busy-polling client uses a core", 
   CHECK_THAT(p.client->out(), Catch::Contains("CPU client:") && Catch::Contains("CPU server:"));
 }
 
-TEST_CASE("cpu-util: the idle server of a read latency test keeps a CPU busy on iWARP unless told "
-          "to sleep", "[lab][siw][rxe][cpu][read]") {
+TEST_CASE("cpu-util: an idle read_lat server spins on iWARP, unless told to sleep",
+          "[lab][siw][rxe][cpu][read]") {
   TempDir tmp;
   // auto spins on iWARP, sleeps elsewhere; sleep is obeyed on iWARP.
-  for (const auto& [device, wait, spins] : {std::tuple{iwarp(), "auto", true},
-                                            std::tuple{iwarp(), "sleep", false},
-                                            std::tuple{roce(), "auto", false}}) {
+  for (const auto& [device, wait, spins] :
+       {std::tuple{iwarp(), "auto", true}, std::tuple{iwarp(), "sleep", false},
+        std::tuple{roce(), "auto", false}}) {
     const auto& d = device;
     INFO(d.name << " --passive-wait " << wait);
     const auto json = (tmp.path / (d.name + wait + ".json")).string();
-    auto p = run_pair_ok("rdma_read_lat", {"-d", d.name}, d.address,
-                         {"-d", d.name, "--cpu-util", "-n", "2000", "--passive-wait", wait, "--json", json});
+    auto p = run_pair_ok(
+        "rdma_read_lat", {"-d", d.name}, d.address,
+        {"-d", d.name, "--cpu-util", "-n", "2000", "--passive-wait", wait, "--json", json});
     INFO(p.client->describe());
     const auto lines = read_json_lines(json);
     REQUIRE(lines.size() == 1);
-    const double server_cores = lines[0].at("cpu").at("server").at("process").at("cores").get<double>();
+    const double server_cores =
+        lines[0].at("cpu").at("server").at("process").at("cores").get<double>();
     const auto said = lines[0].at("context").at("passive_wait").get<std::string>();
     if (spins) {
       // A SCHED_IDLE thread has what the spinning client and siw's kernel

@@ -1,10 +1,11 @@
 // The clock decision from recorded evidence, and the TSC rate check.
 
+#include "rdmabench/clock.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "clock_evidence.hpp"
 #include "rdmabench/cpu_affinity.hpp"
-#include "rdmabench/clock.hpp"
 
 using rdmabench::ClockChoice;
 using rdmabench::ClockEvidence;

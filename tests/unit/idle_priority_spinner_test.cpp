@@ -1,11 +1,12 @@
 // The passive server's CPU keeper runs at the lowest scheduling class, so it
 // can never delay another thread, and it stops when asked.
 
-#include <catch2/catch.hpp>
+#include "idle_priority_spinner.hpp"
+
 #include <pthread.h>
 #include <sched.h>
 
-#include "idle_priority_spinner.hpp"
+#include <catch2/catch.hpp>
 
 TEST_CASE("idle spinner: runs at SCHED_IDLE until destroyed", "[spinner]") {
   rdmabench::detail::IdlePrioritySpinner spinner;

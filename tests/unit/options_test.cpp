@@ -2,8 +2,9 @@
 // options mapped onto SideConfig and TestSpec, and every mistake reported as
 // a UsageError (exit status 2) that names the option.
 
-#include <catch2/catch.hpp>
+#include "cli/options.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -11,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "rdmabench/test_spec.hpp"
 #include "test_helpers.hpp"
 
@@ -306,7 +306,8 @@ TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
                          MessageContains("-r/--rx-depth applies to send tests; rdma_write_bw posts no receives"));
 }
 
-TEST_CASE("options: -r/--rx-depth of a send ping-pong leaves room for the next message", "[options]") {
+TEST_CASE("options: -r/--rx-depth of a send ping-pong leaves room for the next message",
+          "[options]") {
   const BenchmarkKind send_lat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
   CHECK(parse_command_line(send_lat, {"-r", "2"}).spec.rx_depth == 2);
   REQUIRE_THROWS_MATCHES(parse_command_line(send_lat, {"-r", "1"}), UsageError,
@@ -317,11 +318,13 @@ TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[opt
   const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
   using rdmabench::PassiveWait;
   CHECK(parse_command_line(read_lat, {}).spec.passive_wait == PassiveWait::automatic);
-  for (const auto& [text, wait] : {std::pair{"auto", PassiveWait::automatic},
-                                   std::pair{"spin", PassiveWait::spin}, std::pair{"sleep", PassiveWait::sleep}})
+  for (const auto& [text, wait] :
+       {std::pair{"auto", PassiveWait::automatic}, std::pair{"spin", PassiveWait::spin},
+        std::pair{"sleep", PassiveWait::sleep}})
     CHECK(parse_command_line(read_lat, {"--passive-wait", text}).spec.passive_wait == wait);
   for (const auto& [kind, value, message] :
-       {std::tuple{read_lat, "poll", "--passive-wait poll is unknown: expected auto, spin or sleep"},
+       {std::tuple{read_lat, "poll",
+                   "--passive-wait poll is unknown: expected auto, spin or sleep"},
         std::tuple{kLatency, "sleep", "rdma_write_lat's server answers every message"},
         std::tuple{kBandwidth, "spin", "rdma_write_bw is a bandwidth test"}})
     REQUIRE_THROWS_MATCHES(parse_command_line(kind, {"--passive-wait", value}), UsageError,

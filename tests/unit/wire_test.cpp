@@ -180,10 +180,10 @@ TEST_CASE("wire: type names", "[wire]") {
 }
 
 TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
-  const Bytes expected{0x52, 0x44, 0x4D, 0x42,  // magic "RDMB"
-                       0x00, 0x04,              // version 4
-                       0x00, 0x04,              // type barrier
-                       0x00, 0x00, 0x00, 0x04,  // payload length
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42,   // magic "RDMB"
+                       0x00, 0x04,               // version 4
+                       0x00, 0x04,               // type barrier
+                       0x00, 0x00, 0x00, 0x04,   // payload length
                        0x01, 0x02, 0x03, 0x04};  // sequence
   CHECK(wire::encode(wire::Barrier{0x01020304}) == expected);
 }
@@ -191,7 +191,7 @@ TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]
 TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
   const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x04, 0x00, 0x05,  // magic, version, abort
                        0x00, 0x00, 0x00, 0x04,                          // payload length
-                       0x00, 0x02, 'n', 'o'};                           // u16 length, text
+                       0x00, 0x02, 'n',  'o'};                          // u16 length, text
   CHECK(wire::encode(wire::Abort{"no"}) == expected);
 }
 
@@ -409,7 +409,8 @@ TEST_CASE("wire: Hello carries each flag away from its default", "[wire]") {
       {"--write-with-imm", [](rdmabench::TestSpec& s) { s.write_with_imm = true; }},
       {"warm up the first size only", [](rdmabench::TestSpec& s) { s.warmup_each_size = false; }},
       {"-r", [](rdmabench::TestSpec& s) { s.rx_depth = 4096; }},
-      {"--passive-wait sleep", [](rdmabench::TestSpec& s) { s.passive_wait = rdmabench::PassiveWait::sleep; }},
+      {"--passive-wait sleep",
+       [](rdmabench::TestSpec& s) { s.passive_wait = rdmabench::PassiveWait::sleep; }},
   };
   for (const auto& [name, set] : flags) {
     INFO(name);

@@ -66,7 +66,7 @@ void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) 
 }
 
 bool spins_while_passive(const Session& s) {
-  return server_spins_while_passive(s.spec, s.transport.kind == TransportKind::iwarp);
+  return server_spins_while_passive(s.spec, idle_server_spins_by_default(s.transport.kind));
 }
 
 std::string hostname() {

@@ -16,9 +16,8 @@
 // machine with more CPUs than busy threads the responder may still land on
 // an idle one (idle=poll or limiting C-states does it system-wide).
 //
-// By default (--passive-wait auto) only iWARP servers spin: on rxe0 the
-// median was the same either way (6 alternating rounds), and with the
-// spinner a few reads in 5000 waited a 4 ms scheduler tick.
+// By default (--passive-wait auto) only iWARP servers spin; see
+// idle_server_spins_by_default() in rdmabench/transport.hpp.
 #include <atomic>
 #include <thread>
 

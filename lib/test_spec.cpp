@@ -29,10 +29,10 @@ bool server_is_passive(const TestSpec& spec) {
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
 
-bool server_spins_while_passive(const TestSpec& spec, bool iwarp) {
+bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default) {
   if (spec.measurement != Measurement::latency || !server_is_passive(spec)) return false;
   return spec.passive_wait == PassiveWait::spin ||
-         (spec.passive_wait == PassiveWait::automatic && iwarp);
+         (spec.passive_wait == PassiveWait::automatic && transport_spins_by_default);
 }
 
 std::string to_string(PassiveWait wait) {

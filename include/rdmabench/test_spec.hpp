@@ -70,9 +70,9 @@ bool server_is_passive(const TestSpec& spec);
 
 /// True when the server keeps a CPU busy at idle priority while the client
 /// runs: a passive latency test (read, atomic) with --passive-wait spin, or
-/// by default over iWARP (both ends of a connection share the transport, so
-/// both sides reach the same answer).
-bool server_spins_while_passive(const TestSpec& spec, bool iwarp);
+/// with auto where the transport spins by default (both ends of a connection
+/// share the transport, so both sides reach the same answer).
+bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default);
 std::string to_string(PassiveWait wait);  ///< auto, spin, sleep
 std::string to_string(ConnectMethod method);
 std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD

@@ -47,6 +47,14 @@ struct Transport {
 
 std::string to_string(TransportKind kind);
 
+/// --passive-wait auto: whether the idle server of a read or atomic latency
+/// test keeps a CPU awake. True on iWARP, where soft-iWARP sends each read
+/// response from a kernel thread that an idle CPU keeps waiting (siw0
+/// read_lat 2 B: 1.4x perftest's median asleep, level with it spinning).
+/// False elsewhere: on rxe0 spinning changed no median and let a few reads
+/// in 5000 wait a 4 ms scheduler tick; a hardware NIC answers by itself.
+bool idle_server_spins_by_default(TransportKind kind);
+
 /// False on iWARP: it has no receiver-not-ready retry, so a send that finds
 /// no receive posted ends the connection instead of waiting for one.
 bool retries_receiver_not_ready(TransportKind kind);

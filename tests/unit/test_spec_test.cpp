@@ -161,15 +161,15 @@ TEST_CASE("test spec: -b must be given on both sides", "[spec]") {
   CHECK_FALSE(rdmabench::find_conflict(server, client));
 }
 
-TEST_CASE("test_spec: the idle server of a latency test spins on iWARP, or as told",
+TEST_CASE("test_spec: the idle server of a latency test spins where the transport says, or as told",
           "[test_spec]") {
   using rdmabench::PassiveWait;
   using rdmabench::server_spins_while_passive;
   rdmabench::TestSpec spec;
   spec.operation = rdmabench::Operation::read;
   spec.measurement = rdmabench::Measurement::latency;
-  CHECK(server_spins_while_passive(spec, true));         // auto on iWARP
-  CHECK_FALSE(server_spins_while_passive(spec, false));  // auto elsewhere
+  CHECK(server_spins_while_passive(spec, true));         // auto on a transport that spins
+  CHECK_FALSE(server_spins_while_passive(spec, false));  // auto on one that sleeps
   spec.operation = rdmabench::Operation::atomic;
   spec.passive_wait = PassiveWait::spin;
   CHECK(server_spins_while_passive(spec, false));

@@ -243,6 +243,13 @@ TEST_CASE("transport: only iWARP lacks receiver-not-ready retry", "[transport]")
     CHECK(rdmabench::retries_receiver_not_ready(kind));
 }
 
+TEST_CASE("transport: only an iWARP idle read server spins by default", "[transport]") {
+  CHECK(rdmabench::idle_server_spins_by_default(rdmabench::TransportKind::iwarp));
+  for (auto kind : {rdmabench::TransportKind::infiniband, rdmabench::TransportKind::roce_v1,
+                    rdmabench::TransportKind::roce_v2})
+    CHECK_FALSE(rdmabench::idle_server_spins_by_default(kind));
+}
+
 TEST_CASE("transport: the receive depth default is perftest's, deeper where no RNR retry saves a sender",
           "[transport]") {
   using rdmabench::default_receive_depth;

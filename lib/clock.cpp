@@ -58,9 +58,9 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
   if (!e.tsc_offset_spread_us)
     return {ClockKind::monotonic,
             "the TSC is not known to be invariant and was not cross-checked; " + cost};
-  // Under emulation the measurement itself is off by up to its window
-  // (1.2-1.6 us in the lab's guest while the other CPU is busy, with TSCs
-  // that agree), so only a spread beyond that resolution counts.
+  // Each offset is known only to within its bounds (half their width is
+  // the resolution; 0.14-0.39 us in the lab's guest), so only a spread
+  // beyond that resolution counts against the TSC.
   const double spread = *e.tsc_offset_spread_us;
   const double resolution = e.tsc_offset_resolution_us;
   if (spread > kMaxTscOffsetSpreadUs + resolution)

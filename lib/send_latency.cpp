@@ -1,7 +1,8 @@
 // Send latency: ping-pong of two-sided sends. The client sends, then spins
 // on its receive queue for the server's reply; the server does the mirror
-// image. Each side reposts the receive it consumed once it has answered. A sample is the time
-// between two consecutive posts, halved for one-way latency as perftest does.
+// image. Each side reposts the receive it consumed once it has answered. A
+// sample is the time between two consecutive posts, halved for one-way
+// latency as perftest does.
 // A -D run ends with a zero-length send each way: the server, which does not
 // know the count, stops when it sees it.
 #include "engine_internal.hpp"

@@ -17,8 +17,3 @@ TEST_CASE("idle spinner: runs at SCHED_IDLE until destroyed", "[spinner]") {
   // The calling thread keeps its own class: only the spinner was lowered.
   CHECK(::sched_getscheduler(0) == SCHED_OTHER);
 }  // the destructor joins; a spinner that ignored its stop flag would hang here
-
-TEST_CASE("idle spinner: one after another, as a sweep's sessions would", "[spinner]") {
-  for (int i = 0; i < 3; ++i) rdmabench::detail::IdlePrioritySpinner spinner;
-  SUCCEED("three spinners started and stopped");
-}

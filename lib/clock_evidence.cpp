@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <string>
 #include <limits>
 #include <thread>
 #include <vector>
@@ -133,7 +134,13 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   CpuList cpus;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &original)) cpus.push_back(cpu);
-  // Every CPU against the first: the centre of each offset's bounds, how
+  const std::string checked = format_cpu_list(cpus);
+  // The reference is the CPU this thread is on, so it stays there: pinned to
+  // the first CPU instead, it was still there after the check, both sides of
+  // a pair started on it, and on siw that cost the write_lat p99 (see
+  // docs/perftest-comparison.md).
+  cpus = reference_first(std::move(cpus), ::sched_getcpu());
+  // Every CPU against the reference: the centre of each offset's bounds, how
   // wide the widest bounds are, and how far any crossed (a TSC that ran
   // backwards from one CPU to another, which counts against the spread).
   std::vector<double> centres{0.0};
@@ -156,7 +163,13 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   const auto [low, high] = std::minmax_element(centres.begin(), centres.end());
   evidence.tsc_offset_spread_us = *high - *low + backwards;
   evidence.tsc_offset_resolution_us = resolution;
-  evidence.cpus = format_cpu_list(cpus);
+  evidence.cpus = checked;
+}
+
+CpuList reference_first(CpuList cpus, int here) {
+  const auto it = std::find(cpus.begin(), cpus.end(), here);
+  if (it != cpus.end()) std::rotate(cpus.begin(), it, it + 1);
+  return cpus;
 }
 
 }  // namespace rdmabench::detail

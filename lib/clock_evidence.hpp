@@ -3,6 +3,7 @@
 // clocksource, the cost of clock_gettime, and the TSC across CPUs.
 
 #include "rdmabench/clock.hpp"
+#include "rdmabench/cpu_affinity.hpp"
 
 namespace rdmabench::detail {
 
@@ -10,9 +11,15 @@ namespace rdmabench::detail {
 ClockEvidence gather_clock_evidence();
 
 /// Fills evidence.tsc_offset_spread_us, its resolution and evidence.cpus:
-/// compares the TSC of each CPU this thread may run on with the first one's,
-/// by ping-pong between two pinned threads (this one's affinity is restored
-/// after). Leaves the spread unknown when a CPU cannot be reached in time.
+/// compares the TSC of each CPU this thread may run on with the one it is
+/// on, by ping-pong between two pinned threads (this one's affinity is
+/// restored after, and it never leaves its CPU). Leaves the spread unknown
+/// when a CPU cannot be reached in time.
 void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us);
+
+/// The CPUs in the order the cross-check visits them: `here` (the checking
+/// thread's CPU) first as the reference, the rest in their order. `here`
+/// outside the list (or -1, unknown) leaves it as it is.
+CpuList reference_first(CpuList cpus, int here);
 
 }  // namespace rdmabench::detail

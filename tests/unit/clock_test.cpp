@@ -146,3 +146,16 @@ TEST_CASE("clock: the TSC cross-check on this machine compares every CPU and res
   // One CPU has nothing to compare against: no spread, no uncertainty.
   if (before.size() == 1) CHECK(*e.tsc_offset_spread_us == 0);
 }
+
+TEST_CASE("clock: the cross-check's reference is the CPU the checking thread is on", "[clock]") {
+  using rdmabench::detail::reference_first;
+  using Cpus = rdmabench::CpuList;
+  // The thread is pinned to the reference during the check and stays where
+  // it last ran after it, so any other reference would move it.
+  CHECK(reference_first({0, 1, 2, 3}, 2) == Cpus{2, 0, 1, 3});
+  CHECK(reference_first({0, 1, 2, 3}, 0) == Cpus{0, 1, 2, 3});
+  CHECK(reference_first({4, 6, 9}, 9) == Cpus{9, 4, 6});
+  // Outside the allowed CPUs, or unknown (sched_getcpu failed): as given.
+  CHECK(reference_first({0, 1}, 5) == Cpus{0, 1});
+  CHECK(reference_first({0, 1}, -1) == Cpus{0, 1});
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Unit test of tools/compare-perftest's arithmetic, without any device:
+which rounds count as ours ahead (lower latency and wall time, higher
+bandwidth and message rate), that a round where one tool gave no figure
+pairs with nothing, and that the derived post-list row and the Markdown
+table carry those counts."""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "compare-perftest")
+loader = importlib.machinery.SourceFileLoader("compare_perftest", TOOL)
+spec = importlib.util.spec_from_loader("compare_perftest", loader)
+cp = importlib.util.module_from_spec(spec)
+loader.exec_module(cp)
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok:   " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+lat = {"ours": {0: 10.0, 1: 12.0, 2: 9.0}, "perftest": {0: 11.0, 1: 11.0, 2: 9.5}}
+check(cp.rounds_ahead("write_lat 64B p99", lat) == (2, 3), "latency: lower is ahead (2 of 3)")
+check(cp.rounds_ahead("write_lat 64B median", lat) == (2, 3), "a median too")
+check(cp.rounds_ahead("write_bw -a -n 200 wall s", lat) == (2, 3), "wall time: lower is ahead")
+bw = {"ours": {0: 90.0, 1: 80.0, 2: 85.0}, "perftest": {0: 85.0, 1: 85.0, 2: 85.0}}
+check(cp.rounds_ahead("write_bw 65536B MB/s", bw) == (1, 3), "bandwidth: higher is ahead, a tie is not")
+gap = {"ours": {0: 1.0, 1: 1.0, 3: 1.0}, "perftest": {1: 2.0, 2: 2.0, 3: 0.5}}
+check(cp.rounds_ahead("send_bw 64B Mpps", gap) == (1, 2), "only rounds where both gave a figure pair")
+check(cp.rounds_ahead("send_bw 64B Mpps", {"ours": {0: 1.0}}) == (0, 0), "no perftest figure: nothing paired")
+check(cp.values(gap, "perftest") == [2.0, 2.0, 0.5], "values come in round order")
+
+results = {
+    ("rxe0", "write_bw 64B Mpps"): {"ours": {0: 0.04, 1: 0.05}, "perftest": {0: 0.03, 1: 0.06}},
+    ("rxe0", "write_bw 64B -l 16 Mpps"): {"ours": {0: 0.07, 1: 0.07}, "perftest": {0: 0.06, 1: 0.08}},
+}
+cp.add_post_list_gain(results)
+derived = results.get(("rxe0", "write_bw 64B Mpps: ours -l 16 / perftest without -l"))
+check(derived is not None, "the post-list row is derived")
+if derived:
+    check(cp.rounds_ahead("write_bw 64B Mpps: ours -l 16 / perftest without -l", derived) == (2, 2),
+          "it pairs ours -l 16 with perftest without -l, round by round")
+table = cp.markdown_table(results)
+check("rxe0 ahead" in table.splitlines()[0], "the Markdown table has an ahead column")
+check("| 0.045 | 0.045 | 1.00 | 1/2 |" in table, "and a row says 1 of 2 rounds: " + table.splitlines()[2])
+
+print(f"{len(failures)} failed" if failures else "all passed")
+sys.exit(1 if failures else 0)

@@ -2,12 +2,17 @@
 """Unit test of tools/compare-perftest's arithmetic, without any device:
 which rounds count as ours ahead (lower latency and wall time, higher
 bandwidth and message rate), that a round where one tool gave no figure
-pairs with nothing, and that the derived post-list row and the Markdown
-table carry those counts."""
+pairs with nothing, and that the derived post-list row, the printed and
+Markdown tables and the JSON file carry those counts."""
+import argparse
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
+import json
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "compare-perftest")
@@ -49,6 +54,21 @@ if derived:
 table = cp.markdown_table(results)
 check("rxe0 ahead" in table.splitlines()[0], "the Markdown table has an ahead column")
 check("| 0.045 | 0.045 | 1.00 | 1/2 |" in table, "and a row says 1 of 2 rounds: " + table.splitlines()[2])
+
+# The whole report, as main() gives it after the rounds.
+with tempfile.TemporaryDirectory() as tmp:
+    args = argparse.Namespace(rounds=2, lat_iters=5000, bw_iters=5000, ours_args="",
+                              markdown=os.path.join(tmp, "t.md"), json=os.path.join(tmp, "t.json"))
+    printed = io.StringIO()
+    results = {("siw0", "send_lat 64B p99"): {"ours": {0: 10.0, 2: 30.0}, "perftest": {0: 12.0, 1: 20.0}}}
+    with contextlib.redirect_stdout(printed):
+        cp.report(args, results)
+    row = next((line for line in printed.getvalue().splitlines() if line.startswith("siw0")), "")
+    check(row.split()[-2:] == ["1.250", "1/1"], "the printed row has the ratio and the rounds ahead: " + row)
+    check("| 20 | 16 | 1.25 | 1/1 |" in open(args.markdown).read(), "the Markdown file too")
+    saved = json.load(open(args.json))[0]
+    check(saved["ours"] == [10.0, 30.0] and saved["ours_rounds"] == [0, 2] and saved["perftest_rounds"] == [0, 1],
+          "the JSON keeps each figure's rounds: " + json.dumps(saved))
 
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)

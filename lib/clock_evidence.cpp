@@ -8,8 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <string>
 #include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 

@@ -134,21 +134,20 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   CpuList cpus;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &original)) cpus.push_back(cpu);
-  const std::string checked = format_cpu_list(cpus);
   // The reference is the CPU this thread is on, so it stays there: pinned to
   // the first CPU instead, it was still there after the check, both sides of
   // a pair started on it, and on siw that cost the write_lat p99 (see
   // docs/perftest-comparison.md).
-  cpus = reference_first(std::move(cpus), ::sched_getcpu());
+  const std::vector<int> order = reference_first(cpus, ::sched_getcpu());
   // Every CPU against the reference: the centre of each offset's bounds, how
   // wide the widest bounds are, and how far any crossed (a TSC that ran
   // backwards from one CPU to another, which counts against the spread).
   std::vector<double> centres{0.0};
   double resolution = 0;
   double backwards = 0;
-  bool complete = !cpus.empty();
-  for (std::size_t k = 1; k < cpus.size() && complete; ++k) {
-    const OffsetBounds b = tsc_offset_bounds(cpus.front(), cpus[k]);
+  bool complete = !order.empty();
+  for (std::size_t k = 1; k < order.size() && complete; ++k) {
+    const OffsetBounds b = tsc_offset_bounds(order.front(), order[k]);
     complete = b.measured;
     if (!complete) break;
     centres.push_back((b.low + b.high) / 2 / ticks_per_us);
@@ -163,13 +162,14 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   const auto [low, high] = std::minmax_element(centres.begin(), centres.end());
   evidence.tsc_offset_spread_us = *high - *low + backwards;
   evidence.tsc_offset_resolution_us = resolution;
-  evidence.cpus = checked;
+  evidence.cpus = format_cpu_list(cpus);
 }
 
-CpuList reference_first(CpuList cpus, int here) {
-  const auto it = std::find(cpus.begin(), cpus.end(), here);
-  if (it != cpus.end()) std::rotate(cpus.begin(), it, it + 1);
-  return cpus;
+std::vector<int> reference_first(const CpuList& cpus, int here) {
+  std::vector<int> order(cpus.begin(), cpus.end());
+  const auto it = std::find(order.begin(), order.end(), here);
+  if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+  return order;
 }
 
 }  // namespace rdmabench::detail

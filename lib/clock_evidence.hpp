@@ -17,9 +17,10 @@ ClockEvidence gather_clock_evidence();
 /// when a CPU cannot be reached in time.
 void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us);
 
-/// The CPUs in the order the cross-check visits them: `here` (the checking
+/// The order the cross-check visits `cpus` in: `here` (the checking
 /// thread's CPU) first as the reference, the rest in their order. `here`
-/// outside the list (or -1, unknown) leaves it as it is.
-CpuList reference_first(CpuList cpus, int here);
+/// outside the list (or -1, unknown) leaves it as it is. Not a CpuList,
+/// which is ascending: the reference may lead a higher number.
+std::vector<int> reference_first(const CpuList& cpus, int here);
 
 }  // namespace rdmabench::detail

@@ -3,6 +3,7 @@
 #include "rdmabench/clock.hpp"
 
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "clock_evidence.hpp"
 #include "rdmabench/cpu_affinity.hpp"
@@ -149,7 +150,7 @@ TEST_CASE("clock: the TSC cross-check on this machine compares every CPU and res
 
 TEST_CASE("clock: the cross-check's reference is the CPU the checking thread is on", "[clock]") {
   using rdmabench::detail::reference_first;
-  using Cpus = rdmabench::CpuList;
+  using Cpus = std::vector<int>;  // visiting order, not an ascending CpuList
   // The thread is pinned to the reference during the check and stays where
   // it last ran after it, so any other reference would move it.
   CHECK(reference_first({0, 1, 2, 3}, 2) == Cpus{2, 0, 1, 3});

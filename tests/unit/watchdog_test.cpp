@@ -1,0 +1,67 @@
+// The watchdog inside the spinning loops: it looks at the peer only when the
+// loop's progress counter has stood still since its last look, so a healthy
+// run pays no system call for it, and a stalled one still learns of a peer
+// that left, or gives up after its timeout.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+
+#include "rdmabench/control_channel.hpp"
+#include "rdmabench/error.hpp"
+#include "test_helpers.hpp"
+#include "watchdog.hpp"
+
+using rdmabench::ControlChannel;
+using rdmabench::Milliseconds;
+using rdmabench::detail::Watchdog;
+using rdmabench::test::MessageContains;
+
+namespace {
+
+/// More idle spins than several looks take (a look comes every 2^20 spins).
+constexpr std::uint64_t kSpinsForLooks = std::uint64_t{1} << 23;
+
+/// Spins with a counter that moves on every spin, as a healthy run's does.
+void spin_with_progress(Watchdog& dog) {
+  for (std::uint64_t i = 0; i < kSpinsForLooks; ++i) dog.idle(i);
+}
+
+/// Spins with a counter that stands still, as a stuck run's does.
+void spin_stalled(Watchdog& dog, std::uint64_t spins = kSpinsForLooks) {
+  for (std::uint64_t i = 0; i < spins; ++i) dog.idle(7);
+}
+
+}  // namespace
+
+TEST_CASE("watchdog: a run that makes progress is not checked on", "[watchdog]") {
+  auto pair = std::make_optional(rdmabench::make_control_pair());
+  ControlChannel mine = std::move(pair->first);
+  pair.reset();  // the peer is gone, but a moving counter means no look is taken
+  Watchdog dog(mine, Milliseconds(0), "the test's message");
+  REQUIRE_NOTHROW(spin_with_progress(dog));
+}
+
+TEST_CASE("watchdog: a stalled run learns that the peer closed", "[watchdog]") {
+  auto pair = std::make_optional(rdmabench::make_control_pair());
+  ControlChannel mine = std::move(pair->first);
+  pair.reset();
+  Watchdog dog(mine, Milliseconds(60'000), "the test's message");
+  REQUIRE_THROWS_MATCHES(spin_stalled(dog), rdmabench::Error,
+                         MessageContains("closed the control connection mid-run while this side "
+                                         "was waiting for the test's message (at message 7)"));
+}
+
+TEST_CASE("watchdog: a stalled run with a live peer ends at the timeout", "[watchdog]") {
+  auto [mine, peer] = rdmabench::make_control_pair();
+  Watchdog dog(mine, Milliseconds(1), "the test's message");
+  SECTION("it spins on while progress moves") { REQUIRE_NOTHROW(spin_with_progress(dog)); }
+  SECTION("and gives up once progress stands still past the timeout") {
+    // The first stalled look starts the clock; a later one finds it run out.
+    // Far more looks than 1 ms needs are allowed, so that only a watchdog
+    // that never times out fails here.
+    REQUIRE_THROWS_MATCHES(spin_stalled(dog, std::uint64_t{1} << 34), rdmabench::Error,
+                           MessageContains("no progress for 1 ms waiting for the test's message"));
+  }
+}

@@ -55,6 +55,17 @@ table = cp.markdown_table(results)
 check("rxe0 ahead" in table.splitlines()[0], "the Markdown table has an ahead column")
 check("| 0.045 | 0.045 | 1.00 | 1/2 |" in table, "and a row says 1 of 2 rounds: " + table.splitlines()[2])
 
+# What a run measures: --ops and --kinds choose the steps.
+plan_args = argparse.Namespace(ops="send", kinds="lat", lat_sizes=[4096], size=65536, sweep_iters=200)
+check(cp.plan(plan_args) == [("send", "lat", 4096, [])], "--kinds lat: latency steps only, no sweep")
+plan_args.ops, plan_args.kinds = "write,read", "lat,bw"
+steps = cp.plan(plan_args)
+check(("read", "bw", 64, ["-t", "128", "-l", "16"]) not in steps and ("write", "bw", 64, ["-t", "128", "-l", "16"]) in steps,
+      "post lists for write, not for read")
+check(steps[-1] == ("write", "bw", None, ["-a", "-n", "200"]), "the write sweep comes last")
+plan_args.kinds = "bw"
+check(all(kind == "bw" for _, kind, _, _ in cp.plan(plan_args)), "--kinds bw: no latency steps")
+
 # The whole report, as main() gives it after the rounds.
 with tempfile.TemporaryDirectory() as tmp:
     args = argparse.Namespace(rounds=2, lat_iters=5000, bw_iters=5000, ours_args="",

@@ -22,11 +22,12 @@ void Watchdog::check(std::uint64_t progress) {
     stalled_since_ = now;
   }
   throw_if_peer_gone([&] {
-    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_, progress);
+    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_,
+                       progress);
   });
   if (now - stalled_since_ > timeout_)
-    throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})", timeout_.count(),
-                            waiting_for_, progress),
+    throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})",
+                            timeout_.count(), waiting_for_, progress),
                 "the peer or the fabric is stuck; raise --timeout if it is merely slow");
 }
 
@@ -46,9 +47,9 @@ PeerState Watchdog::peer_state(Milliseconds grace, std::string& reason) {
 void Watchdog::throw_peer_gone(PeerState state, const std::string& reason,
                                const std::string& context) {
   if (state == PeerState::closed)
-    throw Error(fmt::format("{} closed the control connection mid-run {}", control_.peer_name(),
-                            context),
-                "the peer exited or crashed; see its output");
+    throw Error(
+        fmt::format("{} closed the control connection mid-run {}", control_.peer_name(), context),
+        "the peer exited or crashed; see its output");
   throw Error(fmt::format("{} gave up mid-run: {}", control_.peer_name(), reason));
 }
 

@@ -3,15 +3,15 @@
 // run pays no system call for it, and a stalled one still learns of a peer
 // that left, or gives up after its timeout.
 
-#include <catch2/catch.hpp>
+#include "watchdog.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
 
 #include "rdmabench/control_channel.hpp"
 #include "rdmabench/error.hpp"
 #include "test_helpers.hpp"
-#include "watchdog.hpp"
 
 using rdmabench::ControlChannel;
 using rdmabench::Milliseconds;

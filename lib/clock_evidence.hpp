@@ -2,6 +2,8 @@
 // Gathering what the clock decision looks at: CPUID, the kernel's
 // clocksource, the cost of clock_gettime, and the TSC across CPUs.
 
+#include <vector>
+
 #include "rdmabench/clock.hpp"
 #include "rdmabench/cpu_affinity.hpp"
 

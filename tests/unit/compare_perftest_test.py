@@ -6,28 +6,14 @@ pairs with nothing, and that the derived post-list row, the printed and
 Markdown tables and the JSON file carry those counts."""
 import argparse
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "compare-perftest")
-loader = importlib.machinery.SourceFileLoader("compare_perftest", TOOL)
-spec = importlib.util.spec_from_loader("compare_perftest", loader)
-cp = importlib.util.module_from_spec(spec)
-loader.exec_module(cp)
+from tool_test_helpers import check, finish, load_tool
 
-failures = []
-
-
-def check(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
+cp = load_tool("compare-perftest")
 
 
 lat = {"ours": {0: 10.0, 1: 12.0, 2: 9.0}, "perftest": {0: 11.0, 1: 11.0, 2: 9.5}}
@@ -81,5 +67,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(saved["ours"] == [10.0, 30.0] and saved["ours_rounds"] == [0, 2] and saved["perftest_rounds"] == [0, 1],
           "the JSON keeps each figure's rounds: " + json.dumps(saved))
 
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+finish()

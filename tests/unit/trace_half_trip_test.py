@@ -5,25 +5,9 @@ processes and writes are ignored, the clock markers give ticks per usec,
 each step is timed from the one before in the sender's context, the
 receiver's part runs to the other side's next doorbell, and the table
 compares the two tools' medians."""
-import importlib.machinery
-import importlib.util
-import os
-import sys
+from tool_test_helpers import check, finish, load_tool
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "trace-half-trip")
-loader = importlib.machinery.SourceFileLoader("trace_half_trip", TOOL)
-spec = importlib.util.spec_from_loader("trace_half_trip", loader)
-th = importlib.util.module_from_spec(spec)
-loader.exec_module(th)
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
+th = load_tool("trace-half-trip")
 
 
 def line(comm, pid, ts, what):
@@ -91,7 +75,4 @@ rows = th.table({"rdma_send_lat": [ours, theirs, ours], "ib_send_lat": [theirs, 
 check(rows[-1] == "half trip: ours shorter in 1 of 3 rounds",
       f"rounds ahead count only a strictly shorter half trip of the same round: {rows[-1]!r}")
 
-if failures:
-    print(f"{len(failures)} failed")
-    sys.exit(1)
-print("all passed")
+finish()

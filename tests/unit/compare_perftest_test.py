@@ -5,10 +5,12 @@ bandwidth and message rate), that a round where one tool gave no figure
 pairs with nothing, and that the derived post-list row, the printed and
 Markdown tables and the JSON file carry those counts."""
 import argparse
+import collections
 import contextlib
 import io
 import json
 import os
+import random
 import tempfile
 
 from tool_test_helpers import check, finish, load_tool
@@ -51,6 +53,50 @@ check(("read", "bw", 64, ["-t", "128", "-l", "16"]) not in steps and ("write", "
 check(steps[-1] == ("write", "bw", None, ["-a", "-n", "200"]), "the write sweep comes last")
 plan_args.kinds = "bw"
 check(all(kind == "bw" for _, kind, _, _ in cp.plan(plan_args)), "--kinds bw: no latency steps")
+
+# --control: perftest's second run against its first, beside ours.
+ctl = {"ours": {0: 12.0, 1: 12.0, 2: 12.0}, "perftest": {0: 10.0, 1: 10.0, 2: 10.0},
+       "control": {0: 9.0, 1: 11.0, 2: 10.5}}
+check(cp.rounds_ahead("send_lat 4096B median", ctl, "control") == (1, 3), "the control's rounds ahead")
+check(cp.ratio_and_ahead("send_lat 4096B median", ctl, "control") == ("1.05", "1/3"), "and its ratio")
+check(cp.ratio_and_ahead("send_lat 4096B median", ctl) == ("1.20", "0/3"), "ours beside it")
+with_control = cp.markdown_table({("siw0", "send_lat 4096B median"): ctl})
+check(with_control.splitlines()[0].count("control") == 2 and "| 1.20 | 0/3 | 1.05 | 1/3 |" in with_control,
+      "the Markdown table gains the control's columns: " + with_control)
+check("control" not in cp.markdown_table({("siw0", "x median"): lat}), "and only with --control")
+
+# --shuffle: a round runs every step, in an order that changes from round to round.
+class FakeRunner(cp.Runner):
+    def __init__(self, args):
+        super().__init__(args, 30000)
+        self.log = []
+
+    def ours(self, binary, dev, ip, extra):
+        self.log.append(("ours", binary, extra[1]))
+        return {"latency": {"median": 1.0, "p99": 2.0}}
+
+    def theirs(self, tool, dev, ip, is_iwarp, extra):
+        self.log.append(("perftest", tool, extra[1]))
+        return [extra[1], 100, 1, 3, 1.1, 1.2, 0.1, 2.2, 2.5]
+
+
+shuffle_args = argparse.Namespace(ops="write,send", kinds="lat", lat_sizes=[2, 64, 4096], size=65536,
+                                  sweep_iters=0, lat_iters=100, bw_iters=100, ours_args="", control=True)
+runner = FakeRunner(shuffle_args)
+rng = random.Random(1)
+figs = runner.round("siw0", "10.0.3.15", True, rng)
+first = list(runner.log)
+counts = collections.Counter(first)
+check(len(counts) == 12 and all(counts[run] == (2 if run[0] == "perftest" else 1) for run in counts),
+      "every step runs ours once and perftest twice: " + str(counts))
+check(len(figs["control"]) == 12 and figs["control"] == figs["perftest"], "the control run keeps its own figures")
+runner.log.clear()
+runner.round("siw0", "10.0.3.15", True, rng)
+check(sorted(runner.log) == sorted(first) and runner.log != first, "the next round, another order")
+runner.log.clear()
+shuffle_args.control = False
+runner.round("siw0", "10.0.3.15", True, None)
+check([t for t, _, _ in runner.log] == ["ours", "perftest"] * 6, "without --shuffle, the fixed order and no control")
 
 # The whole report, as main() gives it after the rounds.
 with tempfile.TemporaryDirectory() as tmp:

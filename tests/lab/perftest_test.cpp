@@ -13,24 +13,38 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Runs a perftest server/client pair; returns the client's numeric rows.
-std::vector<std::vector<double>> perftest_pair(const std::string& tool, const Args& args) {
-  const auto d = roce();
-  const int port = free_port_pair();
-  Args common{"-d", d.name, "-x", "1", "-p", std::to_string(port)};
-  common.insert(common.end(), args.begin(), args.end());
-  Args server{"/usr/bin/" + tool};
-  server.insert(server.end(), common.begin(), common.end());
+/// Runs `server` (argv), then the same command with `address` appended as
+/// its client, as perftest pairs run; requires both to succeed and returns
+/// the client's output. Such a server prints nothing until its client comes,
+/// so the client starts a second later.
+std::string quiet_pair(const Args& server, const std::string& address) {
   Process s(server);
-  std::this_thread::sleep_for(1s);  // perftest prints nothing until a client comes
+  std::this_thread::sleep_for(1s);
   Args client = server;
-  client.push_back(d.address);
+  client.push_back(address);
   Process c(client);
   INFO("client: " << c.describe());
   INFO("server: " << s.describe());
   REQUIRE(c.wait_for(120s) == 0);
   REQUIRE(s.wait_for(30s) == 0);
-  return table_rows(c.out());
+  return c.out();
+}
+
+/// Runs a perftest server/client pair; returns the client's numeric rows.
+std::vector<std::vector<double>> perftest_pair(const std::string& tool, const Args& args) {
+  const auto d = roce();
+  Args server{"/usr/bin/" + tool, "-d", d.name, "-x", "1", "-p", std::to_string(free_port_pair())};
+  server.insert(server.end(), args.begin(), args.end());
+  return table_rows(quiet_pair(server, d.address));
+}
+
+/// bare_send_lat, the perftest-shaped yardstick, as a pair on `d`; returns
+/// the client's one line: bytes, iterations, typical and p99 (usec).
+std::vector<double> bare_pair(const Device& d, const Args& args) {
+  Args server{bin("bare_send_lat"), "-p", std::to_string(free_port_pair())};
+  server.insert(server.end(), args.begin(), args.end());
+  std::istringstream line(quiet_pair(server, d.address));
+  return {std::istream_iterator<double>(line), std::istream_iterator<double>()};
 }
 
 }  // namespace
@@ -48,30 +62,6 @@ TEST_CASE("perftest ib_write_bw runs in the same guest", "[lab][perftest]") {
   CHECK(rows[0][0] == 65536);
   CHECK(rows[0][3] > 0);  // BW average
 }
-
-namespace {
-
-/// bare_send_lat, the perftest-shaped yardstick, as a pair on `d`; returns
-/// the client's one line: bytes, iterations, typical and p99 (usec).
-std::vector<double> bare_pair(const Device& d, const Args& args) {
-  const std::string port = std::to_string(free_port_pair());
-  Args server{bin("bare_send_lat"), "-p", port};
-  server.insert(server.end(), args.begin(), args.end());
-  Process s(server);
-  std::this_thread::sleep_for(1s);  // like perftest, it prints nothing until a client comes
-  Args client = server;
-  client.push_back(d.address);
-  Process c(client);
-  INFO("client: " << c.describe());
-  INFO("server: " << s.describe());
-  REQUIRE(c.wait_for(120s) == 0);
-  REQUIRE(s.wait_for(30s) == 0);
-  std::istringstream line(c.out());
-  std::vector<double> fields{std::istream_iterator<double>(line), std::istream_iterator<double>()};
-  return fields;
-}
-
-}  // namespace
 
 TEST_CASE("bare_send_lat, the yardstick beside perftest, runs a pair on RoCEv2 and iWARP",
           "[lab][perftest]") {

@@ -98,6 +98,19 @@ shuffle_args.control = False
 runner.round("siw0", "10.0.3.15", True, None)
 check([t for t, _, _ in runner.log] == ["ours", "perftest"] * 6, "without --shuffle, the fixed order and no control")
 
+# The report keeps the plan's order of figures whatever order the rounds ran in.
+order_args = argparse.Namespace(ops="write,send", kinds="lat,bw", lat_sizes=[64], size=65536, sweep_iters=200)
+names = cp.figure_names(order_args)
+check(names[:2] == ["write_lat 64B median", "write_lat 64B p99"] and names[-1] == "write_bw -a -n 200 wall s"
+      and "send_bw 64B -l 16 Mpps" in names and "write_bw 65536B MB/s" in names,
+      "figure_names follows the plan: " + str(names))
+shuffled = {("siw0", "send_lat 64B median"): {}, ("rxe0", "write_bw -a -n 200 wall s"): {},
+            ("rxe0", "write_lat 64B p99"): {}, ("siw0", "write_lat 64B median"): {}}
+check(list(cp.in_plan_order(shuffled, order_args)) ==
+      [("siw0", "write_lat 64B median"), ("siw0", "send_lat 64B median"),
+       ("rxe0", "write_lat 64B p99"), ("rxe0", "write_bw -a -n 200 wall s")],
+      "in_plan_order sorts figures by the plan within each device")
+
 # The whole report, as main() gives it after the rounds.
 with tempfile.TemporaryDirectory() as tmp:
     args = argparse.Namespace(rounds=2, lat_iters=5000, bw_iters=5000, ours_args="",

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "rdmabench/device.hpp"
-#include "rdmabench/error.hpp"
+#include "rdmabench/verbs/device.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "rdmabench/version.hpp"
 
 namespace {

@@ -3,8 +3,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/topology.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/topology/topology.hpp"
 
 namespace po = boost::program_options;
 

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "rdmabench/control_channel.hpp"
-#include "rdmabench/cpu_usage.hpp"
-#include "rdmabench/report.hpp"
-#include "rdmabench/stats.hpp"
+#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/system/cpu_usage.hpp"
+#include "rdmabench/report/report.hpp"
+#include "rdmabench/stats/stats.hpp"
 #include "rdmabench/version.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "rdmabench/wire.hpp"
+#include "rdmabench/control/wire.hpp"
 
 namespace po = boost::program_options;
 
@@ -123,7 +123,9 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       ("rdma-cm,R", po::bool_switch(), "connect the QPs with rdma_cm (automatic on iWARP)")
       ("connection,c", po::value(&raw.connection)->default_value("RC"),
        "queue pair type: RC, UC (sends and writes) or UD (sends; one MTU per message)")
-      ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds to wait for the peer before giving up");
+      ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds to wait for the peer before giving up")
+      ("ready-file", po::value(&cl.ready_file),
+       "server: once listening, write a JSON line (ready, pid, tcp_port, rdma_cm_port) to FILE, for scripts");
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", kind.default_size).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
@@ -350,6 +352,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     throw UsageError("--output and --json - both want stdout; write the JSON to a file");
   if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)
     throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
+  if (!cl.ready_file.empty() && cl.is_client())
+    throw UsageError("--ready-file applies to the server, which listens; drop it on the client");
   if (auto problem = find_unsupported(spec)) throw UsageError(*problem);
   return cl;
 }

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "rdmabench/clock.hpp"
-#include "rdmabench/cpu_affinity.hpp"
-#include "rdmabench/error.hpp"
-#include "rdmabench/memory.hpp"
-#include "rdmabench/report.hpp"
-#include "rdmabench/session.hpp"
-#include "rdmabench/test_spec.hpp"
+#include "rdmabench/system/clock.hpp"
+#include "rdmabench/system/cpu_affinity.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/memory/memory.hpp"
+#include "rdmabench/report/report.hpp"
+#include "rdmabench/control/session.hpp"
+#include "rdmabench/control/test_spec.hpp"
 
 namespace rdmabench::cli {
 
@@ -34,6 +34,7 @@ struct CommandLine {
   std::string json_path;     ///< "-" for stdout
   std::string samples_path;
   std::string csv_path;
+  std::string ready_file;  ///< server: --ready-file, written once it listens
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
   CpuPlacementRequest placement;  ///< --cpu, --numa

@@ -7,11 +7,12 @@
 #include <fstream>
 #include <iostream>
 
-#include "rdmabench/cpu_affinity.hpp"
-#include "rdmabench/cpu_governor.hpp"
-#include "rdmabench/engine.hpp"
-#include "rdmabench/topology.hpp"
+#include "rdmabench/system/cpu_affinity.hpp"
+#include "rdmabench/system/cpu_governor.hpp"
+#include "rdmabench/engine/engine.hpp"
+#include "rdmabench/topology/topology.hpp"
 #include "rdmabench/version.hpp"
+#include "cli/ready_file.hpp"
 
 namespace rdmabench::cli {
 
@@ -111,7 +112,9 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     run_session(session);
   } else {
     Server server(cl.side, cl.spec, notice);
+    // For people; scripts wait for --ready-file instead of reading this.
     notice(fmt::format("waiting for a client on TCP port {}", cl.side.tcp_port));
+    if (!cl.ready_file.empty()) write_ready_file(cl.ready_file, cl.side.tcp_port);
     Session session = server.accept_client();
     run_session(session);
   }

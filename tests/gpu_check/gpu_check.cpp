@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "cuda_driver.hpp"
-#include "rdmabench/device.hpp"
-#include "rdmabench/error.hpp"
-#include "rdmabench/memory.hpp"
-#include "rdmabench/pattern.hpp"
+#include "memory/cuda/cuda_driver.hpp"
+#include "rdmabench/verbs/device.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/memory/memory.hpp"
+#include "rdmabench/engine/pattern.hpp"
 
 using namespace rdmabench;
 

@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "lab.hpp"
-#include "rdmabench/stats.hpp"
+#include "rdmabench/stats/stats.hpp"
 
 using namespace lab;
 

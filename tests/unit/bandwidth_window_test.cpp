@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "bandwidth_window.hpp"
-#include "rdmabench/error.hpp"
-#include "rdmabench/result.hpp"
+#include "loops/bandwidth_window.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/report/result.hpp"
 
 using rdmabench::BandwidthFigures;
 using rdmabench::detail::BandwidthWindow;

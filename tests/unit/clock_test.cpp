@@ -1,12 +1,12 @@
 // The clock decision from recorded evidence, and the TSC rate check.
 
-#include "rdmabench/clock.hpp"
+#include "rdmabench/system/clock.hpp"
 
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "clock_evidence.hpp"
-#include "rdmabench/cpu_affinity.hpp"
+#include "system/clock_evidence.hpp"
+#include "rdmabench/system/cpu_affinity.hpp"
 
 using rdmabench::ClockChoice;
 using rdmabench::ClockEvidence;

@@ -18,8 +18,8 @@
 #include <thread>
 #include <utility>
 
-#include "rdmabench/control_channel.hpp"
-#include "rdmabench/error.hpp"
+#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 
 using namespace std::chrono_literals;

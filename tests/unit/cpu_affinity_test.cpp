@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <sched.h>
 
-#include "rdmabench/cpu_affinity.hpp"
-#include "rdmabench/error.hpp"
+#include "rdmabench/system/cpu_affinity.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;

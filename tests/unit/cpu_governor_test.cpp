@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "rdmabench/cpu_governor.hpp"
+#include "rdmabench/system/cpu_governor.hpp"
 
 namespace {
 

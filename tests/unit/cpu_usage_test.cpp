@@ -15,8 +15,8 @@
 #include <string>
 #include <thread>
 
-#include "rdmabench/cpu_usage.hpp"
-#include "rdmabench/error.hpp"
+#include "rdmabench/system/cpu_usage.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::cpu_usage_between;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "rdmabench/memory.hpp"
-#include "rdmabench/pattern.hpp"
-#include "rdmabench/session.hpp"
+#include "rdmabench/memory/memory.hpp"
+#include "rdmabench/engine/pattern.hpp"
+#include "rdmabench/control/session.hpp"
 #include "test_helpers.hpp"
 #include "../scoped_env.hpp"
 

@@ -2,8 +2,8 @@
 // --gdr forces, driven with fake attempts; the real calls run in the lab.
 #include <catch2/catch.hpp>
 
-#include "gpu_registration.hpp"
-#include "rdmabench/error.hpp"
+#include "memory/cuda/gpu_registration.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;

@@ -11,9 +11,9 @@
 #include <random>
 #include <vector>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/histogram.hpp"
-#include "rdmabench/stats.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/stats/histogram.hpp"
+#include "rdmabench/stats/stats.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::Histogram;

@@ -1,7 +1,7 @@
 // The passive server's CPU keeper runs at the lowest scheduling class, so it
 // can never delay another thread, and it stops when asked.
 
-#include "idle_priority_spinner.hpp"
+#include "system/idle_priority_spinner.hpp"
 
 #include <pthread.h>
 #include <sched.h>

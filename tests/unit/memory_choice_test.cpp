@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/memory.hpp"
-#include "rdmabench/report.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/memory/memory.hpp"
+#include "rdmabench/report/report.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "rdmabench/test_spec.hpp"
+#include "rdmabench/control/test_spec.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::ConnectMethod;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "rdmabench/pattern.hpp"
+#include "rdmabench/engine/pattern.hpp"
 
 using rdmabench::check_pattern;
 using rdmabench::fill_pattern;

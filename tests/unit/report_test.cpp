@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "rdmabench/report.hpp"
+#include "rdmabench/report/report.hpp"
 
 using namespace rdmabench;
 

@@ -8,8 +8,8 @@
 #include <numeric>
 #include <vector>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/stats.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/stats/stats.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::percentile_nearest_rank;

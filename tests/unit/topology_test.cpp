@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/topology.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/topology/topology.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;

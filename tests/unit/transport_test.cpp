@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/transport.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/verbs/transport.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;

@@ -3,14 +3,14 @@
 // run pays no system call for it, and a stalled one still learns of a peer
 // that left, or gives up after its timeout.
 
-#include "watchdog.hpp"
+#include "system/watchdog.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
 
-#include "rdmabench/control_channel.hpp"
-#include "rdmabench/error.hpp"
+#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::ControlChannel;

@@ -14,9 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "rdmabench/error.hpp"
-#include "rdmabench/test_spec.hpp"
-#include "rdmabench/wire.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/control/wire.hpp"
 #include "test_helpers.hpp"
 
 namespace wire = rdmabench::wire;

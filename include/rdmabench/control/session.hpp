@@ -1,0 +1,118 @@
+#pragma once
+/// @file
+/// A connected pair of queue pairs with their buffers: everything a timed
+/// loop needs, set up once per run. Building one is the whole control path:
+/// device, transport, control handshake, QP connection (by attribute
+/// exchange or rdma_cm), memory registration.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/memory/memory.hpp"
+#include "rdmabench/verbs/resources.hpp"
+#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/verbs/transport.hpp"
+
+namespace rdmabench {
+
+enum class Role { server, client };
+
+/// Per-side queue pair settings (perftest's -I, -m, --sl, --tclass).
+struct QpOptions {
+  std::optional<std::uint32_t> inline_bytes;  ///< empty: as much as the device takes, up to 220
+  std::optional<std::uint32_t> mtu_bytes;     ///< empty: the port's active MTU
+  std::uint8_t service_level = 0;
+  std::uint8_t traffic_class = 0;
+};
+
+/// Library-level settings of one side (bench/ maps command-line options here).
+struct SideConfig {
+  std::string device;                      ///< empty: the first device / rdma_cm's route
+  std::uint8_t port = 1;
+  std::optional<std::uint32_t> gid_index;  ///< empty: chosen by the transport layer
+  MemoryChoice memory;                     ///< --mem, --cuda-bus-id, --gdr
+  std::uint16_t tcp_port = 18515;          ///< control port; rdma_cm listens on tcp_port + 1
+  Milliseconds timeout{10000};
+  std::string server;                      ///< client only: the server's address
+  QpOptions qp;
+};
+
+/// Progress messages for the user ("siw0 is iWARP: using rdma_cm").
+using Notice = std::function<void(const std::string&)>;
+
+class Session {
+ public:
+  Session(Role role, ControlChannel control, TestSpec spec);
+  Session(Session&&) = default;
+  ~Session();
+
+  Role role;
+  const TestSpec spec;  ///< as both sides agreed in the handshake; never changed after
+  std::size_t size_index = 0;  ///< which of spec.sizes the engine is running
+  ControlChannel control;
+
+  // Teardown runs bottom-up (reverse of declaration): memory regions before
+  // their buffers, the QP before its CQ and PD, all verbs objects before the
+  // context, the rdma_cm id (which may own the context) after them, and the
+  // event channel last. ~Session disconnects the rdma_cm id first.
+  EventChannel cm_events;
+  std::vector<CmId> cm_ids;     ///< with rdma_cm: one connection per QP
+  Context owned_context;        ///< set when the device was opened by name
+  ibv_context* context = nullptr;
+  PortAttributes port;
+  Transport transport;
+  ProtectionDomain pd;
+  CompletionQueue cq;       ///< completions of our sends, writes and reads
+  CompletionQueue recv_cq;  ///< completions of our posted receives
+  std::vector<QueuePair> qps;   ///< spec.queue_pairs of them; latency loops use one
+  std::vector<AddressHandle> peer_ahs;   ///< UD: the route to each peer QP (sends name it)
+  std::vector<std::uint32_t> peer_qpns;  ///< UD: each peer QP's number
+  std::unique_ptr<MemoryProvider> memory;
+  Buffer local_buffer;    ///< what our own work requests use: write source, read destination
+  Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source
+  MemoryRegion local_mr;
+  MemoryRegion exposed_mr;
+  std::vector<std::byte> grh_buffer;  ///< UD: where each receive's 40-byte GRH lands
+  MemoryRegion grh_mr;
+  RegistrationPath registration = RegistrationPath::host;  ///< how both buffers were registered
+
+  RemoteBuffer remote;
+  std::string remote_memory;
+  std::uint32_t path_mtu_bytes = 0;
+  std::uint32_t max_inline = 0;
+  std::uint32_t send_queue_depth = 0;
+  std::uint32_t receive_queue_depth = 0;
+  std::uint32_t local_psn = 0;       ///< every QP starts its sends here
+  std::uint8_t read_depth = 0;       ///< RDMA reads we may have outstanding (initiator depth)
+  std::uint8_t read_responders = 0;  ///< reads we accept outstanding (responder resources)
+  Milliseconds timeout{10000};
+  QpOptions qp_options;
+};
+
+/// Validates the server's device, port and GID before any client arrives,
+/// listens, and hands out one Session per well-behaved client.
+class Server {
+ public:
+  Server(SideConfig config, TestSpec spec, Notice notice);
+  ~Server();
+  /// Waits for a client with a valid hello; a peer that sends garbage is
+  /// rejected (told why when possible, reported through Notice) and the
+  /// server keeps listening. A real conflict is sent to the client and thrown.
+  Session accept_client();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Connects to `config.server` and negotiates `spec`. The memory provider is
+/// made first, so that a missing GPU driver is reported before connecting.
+Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice);
+
+}  // namespace rdmabench

@@ -1,0 +1,113 @@
+#pragma once
+/// @file
+/// What a benchmark run measures: the parameters both peers must agree on.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmabench {
+
+enum class Operation : std::uint8_t { write = 1, read = 2, send = 3, atomic = 4 };
+enum class AtomicOp : std::uint8_t { fetch_and_add = 1, compare_and_swap = 2 };
+
+/// Atomics always operate on 8 bytes.
+inline constexpr std::uint64_t kAtomicBytes = 8;
+enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
+enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
+/// The queue pair's transport service (perftest's -c): reliable connected,
+/// unreliable connected (no acks, no reads or atomics), unreliable datagram
+/// (sends only, one MTU per message, messages may be lost).
+enum class QpType : std::uint8_t { rc = 1, uc = 2, ud = 3 };
+/// --passive-wait: how the idle server of a read or atomic latency test
+/// waits. automatic spins on iWARP only: see lib/system/idle_priority_spinner.hpp.
+enum class PassiveWait : std::uint8_t { automatic = 1, spin = 2, sleep = 3 };
+
+/// UD messages carry this Q_Key; both sides use the same constant.
+inline constexpr std::uint32_t kUdQkey = 0x11111111;
+/// A UD receive gets the 40-byte Global Routing Header in front of the payload.
+inline constexpr std::uint32_t kUdGrhBytes = 40;
+
+/// The test as the client asks for it; the server adopts sizes, iterations,
+/// warmup and depth from the client, and rejects a different operation,
+/// measurement or connection method.
+struct TestSpec {
+  Operation operation = Operation::write;
+  Measurement measurement = Measurement::bandwidth;
+  ConnectMethod connect = ConnectMethod::tcp_exchange;
+  QpType qp_type = QpType::rc;  ///< -c/--connection; both sides must agree
+  bool write_with_imm = false;  ///< --write-with-imm: writes carry immediate data, the target reaps it
+  std::vector<std::uint64_t> sizes{65536};
+  std::uint64_t iterations = 5000;
+  std::uint32_t warmup = 0;
+  /// false: only the first size warms up; each later size follows the
+  /// previous one on the same queue pairs (a bandwidth -a sweep without
+  /// --warmup, where warming every size cost 64% more data at -n 200).
+  bool warmup_each_size = true;
+  std::uint32_t tx_depth = 128;
+  std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
+  std::uint32_t rx_depth = 0;    ///< receives kept posted (send tests); 0: default_receive_depth()
+  std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
+  std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
+  std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`
+  bool bidirectional = false;    ///< -b: both sides send at once (bandwidth tests)
+  bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
+  bool validate = false;  ///< check every byte of untimed messages after each size
+  AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
+  PassiveWait passive_wait = PassiveWait::automatic;  ///< the client's choice holds
+
+  bool operator==(const TestSpec&) const = default;
+};
+
+/// "write_bw", "read_lat": the test's name, as in the binary's name.
+std::string test_name(const TestSpec& spec);
+
+/// True when the server's CPU takes no part in the timed loop: reads, and
+/// write bandwidth (one-sided operations the responder's NIC serves alone).
+bool server_is_passive(const TestSpec& spec);
+
+/// True when the server keeps a CPU busy at idle priority while the client
+/// runs: a passive latency test (read, atomic) with --passive-wait spin, or
+/// with auto where the transport spins by default (both ends of a connection
+/// share the transport, so both sides reach the same answer).
+bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default);
+std::string to_string(PassiveWait wait);  ///< auto, spin, sleep
+std::string to_string(ConnectMethod method);
+std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
+std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP
+
+/// The first option on which a server configured as `server` cannot serve a
+/// client asking for `client`, as a message naming the option; nullopt if
+/// they are compatible.
+std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
+
+/// The first option combination that cannot run on any device (reads on UC,
+/// writes on UD, rdma_cm with UC or UD), as a message naming both options;
+/// nullopt if the spec is coherent.
+std::optional<std::string> find_unsupported(const TestSpec& spec);
+
+/// True when the target of each message reaps a receive completion: sends,
+/// and writes with immediate data.
+bool uses_receives(const TestSpec& spec);
+
+/// Bandwidth loops signal one completion in this many work requests:
+/// cq_mod (-Q), or by default 3/4 of the queue, at most 100, and at least
+/// one per kMaxBytesPerSignal.
+inline constexpr std::uint64_t kMaxBytesPerSignal = 64u << 10;
+
+/// Messages of `bytes` per signaled completion in bandwidth loops.
+std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes);
+
+/// Untimed messages before size `size_index` of the sweep: the agreed
+/// warmup, or none after the first size of a sweep that warms once.
+std::uint32_t warmup_for_size(const TestSpec& spec, std::size_t size_index);
+
+/// Largest size in the sweep (buffers are allocated once for it).
+std::uint64_t largest_size(const TestSpec& spec);
+
+/// Powers of two from 2 B to 8 MiB, as perftest's -a.
+std::vector<std::uint64_t> all_sizes();
+
+}  // namespace rdmabench

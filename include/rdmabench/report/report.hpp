@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// Reporters: a console table with perftest's column names, and JSON Lines.
+
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rdmabench/report/result.hpp"
+
+namespace rdmabench {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunContext& context) = 0;
+  virtual void size_done(const SizeResult& result) = 0;
+  virtual void end() {}
+};
+
+/// The header block and table, in perftest's layout so that habits carry
+/// over, plus our extra columns (p50/p90/p99.99, Gb/s).
+std::unique_ptr<Reporter> make_console_reporter(std::ostream& out);
+
+/// One JSON object per message size, each with the context block.
+std::unique_ptr<Reporter> make_json_reporter(std::ostream& out);
+
+/// Raw samples, one microsecond value a line, each size preceded by a '#'
+/// comment line naming it.
+std::unique_ptr<Reporter> make_samples_reporter(std::ostream& out);
+
+/// The one figure --output prints per size, for scripts.
+enum class BareFigure { bandwidth, message_rate, latency };
+
+/// One bare number a line: BW average (MB/s, or Gb/s with report_gbits),
+/// message rate (Mpps) or median latency (usec). A size without that figure
+/// (the passive side) prints nothing.
+std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure);
+
+/// CSV: a header line, then one row per size with every figure; empty cells
+/// where a figure does not apply.
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out);
+
+/// "[13/23] 4096 bytes done" on one rewritten line, for long sweeps on a
+/// terminal; the line is cleared at the end.
+std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes);
+
+/// Forwards to several reporters.
+std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);
+
+nlohmann::json to_json(const RunContext& context);
+nlohmann::json to_json(const SizeResult& result, const RunContext& context);
+nlohmann::json to_json(const BandwidthFigures& figures);
+
+}  // namespace rdmabench

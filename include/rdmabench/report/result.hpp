@@ -1,0 +1,112 @@
+#pragma once
+/// @file
+/// Plain results of a run: what the reporters print. No formatting here.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rdmabench/system/cpu_usage.hpp"
+#include "rdmabench/stats/stats.hpp"
+
+namespace rdmabench {
+
+/// Bandwidth over the timed iterations. MB are 10^6 bytes.
+struct BandwidthFigures {
+  double seconds = 0;
+  double peak_mb_per_s = 0;     ///< best window of tx-depth messages
+  double average_mb_per_s = 0;  ///< all timed bytes / all timed seconds
+  double message_rate_mpps = 0;
+  std::uint64_t messages = 0;  ///< timed messages (with -D: those inside the window)
+  std::vector<double> per_qp_mb_per_s;  ///< with -q: each QP's average, in QP order
+  bool operator==(const BandwidthFigures&) const = default;
+};
+
+/// Both directions of a -b run together: rates and message counts add up;
+/// the time is the longer of the two. Peaks add too, which bounds the best
+/// combined moment from above; it is labeled as a sum where printed.
+inline BandwidthFigures add_directions(const BandwidthFigures& a, const BandwidthFigures& b) {
+  BandwidthFigures sum;
+  sum.seconds = a.seconds > b.seconds ? a.seconds : b.seconds;
+  sum.peak_mb_per_s = a.peak_mb_per_s + b.peak_mb_per_s;
+  sum.average_mb_per_s = a.average_mb_per_s + b.average_mb_per_s;
+  sum.message_rate_mpps = a.message_rate_mpps + b.message_rate_mpps;
+  sum.messages = a.messages + b.messages;
+  return sum;
+}
+
+/// What a UC or UD receiver of sends counted against what the sender posted:
+/// both lose messages silently, and a figure without its loss would mislead.
+struct Delivery {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t lost() const { return sent > received ? sent - received : 0; }
+  bool operator==(const Delivery&) const = default;
+};
+
+struct SizeResult {
+  std::uint64_t bytes = 0;
+  std::uint64_t iterations = 0;  ///< timed iterations (warmup excluded)
+  std::uint32_t warmup = 0;      ///< untimed iterations run before them
+  std::optional<LatencySummary> latency;
+  std::vector<double> latency_samples_us;  ///< every sample behind `latency`
+  std::optional<BandwidthFigures> bandwidth;
+  /// With --cpu-util: each side's CPU over this size's loop (warmup
+  /// included; bytes counted the same way). The server's reaches the client.
+  std::optional<CpuUsage> cpu_client;
+  std::optional<CpuUsage> cpu_server;
+  /// With -b: the server's own sending figures (the client's are
+  /// `bandwidth`); reports add the two.
+  std::optional<BandwidthFigures> server_bandwidth;
+  /// With -D: percentiles come from a histogram whose relative error is at
+  /// most this (exact count, min, max, mean and stdev).
+  std::optional<double> histogram_relative_error;
+  std::optional<Delivery> delivery;  ///< UD send bandwidth, receiving side
+  bool validated = false;  ///< --validate checked every byte of this size's untimed messages
+};
+
+/// Everything a reader needs to interpret the figures.
+struct RunContext {
+  std::string test;         ///< "write_lat"
+  std::string title;        ///< "RDMA Write Latency Test"
+  std::string role;         ///< "server" / "client"
+  std::string version;
+  std::string build_type;
+  std::string host;
+  std::string device;
+  int port = 1;
+  std::string transport;    ///< "RoCEv2"
+  std::string link_layer;   ///< "Ethernet"
+  int gid_index = 0;
+  std::string gid;
+  std::string gid_type;
+  std::string gid_reason;
+  std::uint32_t mtu_bytes = 0;
+  std::string connection;   ///< "out-of-band TCP" / "rdma_cm"
+  std::string connection_type = "RC";  ///< the queue pair type, -c: RC, UC or UD
+  std::string peer;
+  std::string local_memory;
+  std::string local_memory_device;  ///< the GPU behind it ("NVIDIA H200, PCI 0000:3b:00.0"); empty for host
+  std::string memory_registration = "host";  ///< how our buffers were registered: host, dmabuf, peermem
+  std::string remote_memory;
+  std::string clock;        ///< source and frequency
+  std::uint32_t tx_depth = 0;
+  std::uint32_t max_inline = 0;
+  std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
+  /// How the idle server of a read or atomic latency test waits (--passive-wait);
+  /// empty where the server takes part or the test is bandwidth.
+  std::string passive_wait;
+  std::uint32_t queue_pairs = 1;
+  std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
+  bool bidirectional = false;
+  bool report_gbits = false;
+  std::optional<int> device_numa_node;  ///< empty: unknown (a soft device, or firmware says -1)
+  std::string pinned_cpus;              ///< "0-3"; empty: the thread was not pinned
+  std::string cpu_placement;            ///< why these CPUs: "CPUs 0-3 (NUMA node 0 of mlx5_0)"
+  /// With GPU memory on this side: the GPU's relationship to the device
+  /// ("PIX: ..."), from the topology. Empty without a GPU.
+  std::string gpu_relationship;
+};
+
+}  // namespace rdmabench

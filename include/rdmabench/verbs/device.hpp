@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// Finding and opening RDMA devices, and reading a port's attributes.
+
+#include <string>
+#include <vector>
+
+#include "rdmabench/verbs/resources.hpp"
+#include "rdmabench/verbs/transport.hpp"
+
+namespace rdmabench {
+
+/// Opens `name`, or the first device when `name` is empty. Errors name the
+/// devices that do exist, or how to get one when there are none.
+Context open_device(const std::string& name);
+
+/// Reads a port's attributes and its valid GID table entries. Errors list the
+/// valid port numbers.
+PortAttributes query_port(ibv_context* context, std::uint8_t port);
+
+/// ibv_mtu enum to bytes and back.
+std::uint32_t mtu_bytes(ibv_mtu mtu);
+ibv_mtu mtu_enum(std::uint32_t bytes);
+
+}  // namespace rdmabench

@@ -1,0 +1,75 @@
+// rdma_cm plumbing: waiting for events and adopting the device it routed to.
+#include <fmt/format.h>
+#include <poll.h>
+
+#include <cstring>
+
+#include "rdmabench/verbs/device.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "control/session_internal.hpp"
+
+namespace rdmabench::detail {
+
+rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type expected,
+                             Milliseconds timeout, ControlChannel& control) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<Milliseconds>(deadline -
+                                                               std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      throw Error(fmt::format("timed out after {} ms waiting for rdma_cm event {}",
+                              timeout.count(), rdma_event_str(expected)),
+                  "is the address the one of an RDMA device on the server (e.g. siw0's IP)?");
+    pollfd fds[2] = {{channel->fd, POLLIN, 0}, {control.fd(), POLLIN, 0}};
+    const int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 500)));
+    if (n < 0 && errno != EINTR) throw_system_error("poll", errno);
+    if (n <= 0) continue;
+    if (fds[1].revents) {
+      // The peer only writes on the control channel now to give up.
+      std::string reason;
+      if (control.check_peer(reason) != PeerState::alive)
+        throw Error("peer " + control.peer_name() + " gave up during rdma_cm setup: " +
+                    (reason.empty() ? "it closed the connection" : reason));
+    }
+    if (!fds[0].revents) continue;
+    rdma_cm_event* event = nullptr;
+    if (rdma_get_cm_event(channel, &event) != 0) throw_system_error("rdma_get_cm_event", errno);
+    if (event->event == expected) return event;
+    const auto got = event->event;
+    const int status = event->status;
+    rdma_ack_cm_event(event);
+    throw Error(fmt::format("rdma_cm: expected {}, got {} (status {}{})", rdma_event_str(expected),
+                            rdma_event_str(got), status,
+                            status < 0 ? std::string(": ") + std::strerror(-status) : ""),
+                got == RDMA_CM_EVENT_REJECTED || got == RDMA_CM_EVENT_UNREACHABLE
+                    ? "the peer refused or could not be reached over rdma_cm; is -R given on "
+                      "both sides and does the address belong to an RDMA device?"
+                    : "");
+  }
+}
+
+void adopt_cm_device(Session& s, const SideConfig& config, const Notice& notice) {
+  require(s.cm_ids.front()->verbs != nullptr, "rdma_cm resolved the address to no RDMA device");
+  s.context = s.cm_ids.front()->verbs;
+  const std::string name = ibv_get_device_name(s.context->device);
+  if (!config.device.empty() && name != config.device)
+    throw Error(fmt::format("rdma_cm routed this connection through {}, but -d {} was given",
+                            name, config.device),
+                "connect to an IP address of " + config.device + "'s network interface");
+  s.port = query_port(s.context, s.cm_ids.front()->port_num);
+  s.transport = resolve_transport(s.port, std::nullopt, AddressFamily::ipv4);
+  // rdma_cm picks the source GID from the IP route; report that one.
+  const auto& sgid = s.cm_ids.front()->route.addr.addr.ibaddr.sgid;
+  for (const auto& g : s.port.gids) {
+    if (std::memcmp(g.gid.data(), sgid.raw, 16) == 0) {
+      s.transport.gid = g;
+      s.transport.kind = classify(s.port, g);
+      break;
+    }
+  }
+  s.transport.gid_reason = "chosen by rdma_cm from the IP route";
+  if (config.gid_index) notice("-x/--gid-index is ignored with rdma_cm, which picks the GID itself");
+  check_sizes_fit(s.spec, s.port);
+}
+
+}  // namespace rdmabench::detail

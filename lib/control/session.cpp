@@ -1,0 +1,306 @@
+// The handshake: how a client and a server agree on a test and connect.
+//
+//   client                         server
+//   Hello(spec)           ---->    checks for conflicts, adopts the spec
+//                         <----    Barrier 0 (accepted) or Reject(reason)
+//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP)
+//   Endpoint              <--->    Endpoint           (QP address, target buffer)
+//   [QP to RTR/RTS]                [QP to RTR/RTS]    (only without rdma_cm)
+//   Barrier 1             <--->    Barrier 1          (both QPs ready)
+#include "rdmabench/control/session.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netdb.h>
+
+#include "rdmabench/verbs/device.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "control/address.hpp"
+#include "control/session_internal.hpp"
+#include "memory/memory_policy.hpp"
+
+namespace rdmabench {
+
+using namespace detail;
+
+Session::Session(Role r, ControlChannel c, TestSpec s)
+    : role(r), spec(std::move(s)), control(std::move(c)) {}
+
+Session::~Session() {
+  // Tell rdma_cm we are leaving while the QPs still exist; members then
+  // tear down in the order their declaration describes.
+  for (std::size_t i = 0; i < cm_ids.size() && i < qps.size(); ++i)
+    rdma_disconnect(cm_ids[i].get());
+}
+
+namespace {
+
+constexpr std::uint32_t kAcceptedBarrier = 0;
+constexpr std::uint32_t kConnectedBarrier = 1;
+
+std::uint32_t path_mtu_of(ibv_qp* qp) {
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  if (ibv_query_qp(qp, &attr, IBV_QP_PATH_MTU, &init) != 0) return 0;
+  return mtu_bytes(attr.path_mtu);
+}
+
+/// Endpoint exchange (one per QP, in order) and the final barrier, common
+/// to both roles.
+void finish_handshake(Session& s) {
+  for (std::size_t q = 0; q < s.qps.size(); ++q) {
+    const auto peer = s.control.exchange(local_endpoint(s, q), s.timeout, "endpoint");
+    if (s.cm_ids.empty()) connect_qp(s, q, peer);
+    if (q == 0) adopt_remote(s, peer);
+  }
+  if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
+  s.control.barrier(kConnectedBarrier, s.timeout);
+}
+
+/// The address family the server is reached by (for the GID choice).
+AddressFamily family_of(const std::string& host) {
+  in6_addr v6;
+  return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
+}
+
+/// One rdma_cm connection per QP, made one after the other: the first
+/// decides the device and brings up the shared resources.
+void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
+  s.cm_events.reset(rdma_create_event_channel());
+  if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+  const auto address =
+      resolve_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1));
+  const int timeout_ms = static_cast<int>(config.timeout.count());
+  for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+    rdma_cm_id* id = nullptr;
+    if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+      throw_system_error("rdma_create_id", errno);
+    s.cm_ids.emplace_back(id);
+    if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
+      throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
+    if (config.qp.traffic_class) {
+      std::uint8_t tos = config.qp.traffic_class;
+      if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
+        throw_system_error("rdma_set_option(TOS) for --tclass", errno);
+    }
+    if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
+
+    if (q == 0) {
+      adopt_cm_device(s, config, notice);
+      create_shared_resources(s);
+    }
+    require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+    add_queue_pair(s, id);
+    auto parameters = cm_parameters(s);
+    if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, s.control));
+  }
+}
+
+}  // namespace
+
+Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
+  require(!config.server.empty(), "no server address given");
+  auto memory = prepare_memory(config.memory, spec);
+  Context context;
+  PortAttributes port;
+  Transport transport;
+  if (spec.connect == ConnectMethod::tcp_exchange) {
+    // Open the device before contacting the server so that a wrong -d, -i or
+    // -x fails here, and so that iWARP can switch to rdma_cm in the hello.
+    context = open_device(config.device);
+    port = query_port(context.get(), config.port);
+    transport = resolve_transport(port, config.gid_index, family_of(config.server));
+    check_sizes_fit(spec, port);
+    check_datagram_sizes(spec, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
+    check_device_can_run(spec, context.get());
+    settle_connect_method(spec, transport, port.device, notice);
+    check_qp_options(config.qp, port, spec.connect, notice);
+  }
+
+  Session s(Role::client, connect_control(config.server, config.tcp_port, config.timeout), spec);
+  s.memory = std::move(memory);
+  s.timeout = config.timeout;
+  s.qp_options = config.qp;
+  s.control.send(wire::Hello{spec});
+  const auto accepted = s.control.receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
+  require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
+
+  try {
+    if (spec.connect == ConnectMethod::rdma_cm) {
+      client_cm_connect(s, config, notice);
+    } else {
+      s.owned_context = std::move(context);
+      s.context = s.owned_context.get();
+      s.port = std::move(port);
+      s.transport = std::move(transport);
+      create_queues(s);
+    }
+    finish_handshake(s);
+  } catch (const Error& e) {
+    s.control.try_abort(e.what());
+    throw;
+  }
+  return s;
+}
+
+// ------------------------------------------------------------------ server
+
+struct Server::Impl {
+  SideConfig config;
+  TestSpec spec;
+  Notice notice;
+  Context context;  ///< opened by name for the exchange method
+  PortAttributes port;
+  Transport transport;
+  std::unique_ptr<MemoryProvider> memory;  ///< made before listening; the session takes it
+  std::optional<ControlListener> listener;
+  EventChannel cm_events;
+  CmId cm_listener;
+
+  void listen_for_cm() {
+    cm_events.reset(rdma_create_event_channel());
+    if (!cm_events) throw_system_error("rdma_create_event_channel", errno);
+    rdma_cm_id* id = nullptr;
+    if (rdma_create_id(cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+      throw_system_error("rdma_create_id", errno);
+    cm_listener.reset(id);
+    // IPv4 wildcard: siw listens on a v6 wildcard only for IPv6 addresses,
+    // so a dual-stack listener would turn every IPv4 client away on iWARP.
+    sockaddr_in any{};
+    any.sin_family = AF_INET;
+    any.sin_addr.s_addr = htonl(INADDR_ANY);
+    any.sin_port = htons(static_cast<std::uint16_t>(config.tcp_port + 1));
+    if (rdma_bind_addr(id, reinterpret_cast<sockaddr*>(&any)) != 0)
+      throw_system_error(fmt::format("rdma_bind_addr(port {})", config.tcp_port + 1), errno,
+                         "rdma_cm uses the control port + 1; is another server using it?");
+    if (rdma_listen(id, 8) != 0) throw_system_error("rdma_listen", errno);
+  }
+
+  /// Reads the hello; nullopt (after telling the user) for a bad peer.
+  std::optional<TestSpec> read_hello(ControlChannel& control) {
+    try {
+      return control.receive_expected<wire::Hello>(config.timeout, "hello").spec;
+    } catch (const Error& e) {
+      notice(fmt::format("rejected {}: {}; still waiting for a client", control.peer_name(), e.what()));
+      control.try_abort(std::string("rejected: ") + e.what());
+      return std::nullopt;
+    }
+  }
+
+  /// Accepts the client's connections, one per QP, in the order it makes
+  /// them; the first brings up the shared resources.
+  void cm_accept(Session& s) {
+    // The connections get their own event channel, so that they outlive ours.
+    s.cm_events.reset(rdma_create_event_channel());
+    if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+    for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
+      rdma_cm_id* id = request->id;
+      const rdma_conn_param asked = request->param.conn;
+      rdma_ack_cm_event(request);
+      s.cm_ids.emplace_back(id);
+      if (rdma_migrate_id(id, s.cm_events.get()) != 0) throw_system_error("rdma_migrate_id", errno);
+      if (q == 0) {
+        adopt_cm_device(s, config, notice);
+        create_shared_resources(s);
+      }
+      require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+      add_queue_pair(s, id);
+      // Never promise more reads than the client can take, nor issue more
+      // than it serves.
+      s.read_depth = std::min(s.read_depth, asked.responder_resources);
+      s.read_responders = std::min(s.read_responders, asked.initiator_depth);
+      auto parameters = cm_parameters(s);
+      if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
+      rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));
+    }
+  }
+};
+
+Server::Server(SideConfig config, TestSpec spec, Notice notice)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.config = std::move(config);
+  m.spec = std::move(spec);
+  m.notice = std::move(notice);
+  m.memory = prepare_memory(m.config.memory, m.spec);
+  if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
+    // Validate what the user named now, not when a client turns up.
+    m.context = open_device(m.config.device);
+    m.port = query_port(m.context.get(), m.config.port);
+    m.transport = resolve_transport(m.port, m.config.gid_index, AddressFamily::ipv4);
+    check_device_can_run(m.spec, m.context.get());
+    settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
+    check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
+    if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
+  }
+  m.listener.emplace(m.config.tcp_port);
+  if (m.spec.connect == ConnectMethod::rdma_cm) m.listen_for_cm();
+}
+
+Server::~Server() = default;
+
+Session Server::accept_client() {
+  Impl& m = *impl_;
+  for (;;) {
+    auto control = m.listener->accept(Milliseconds(0));
+    auto hello = m.read_hello(control);
+    if (!hello) continue;
+    if (auto conflict = find_conflict(m.spec, *hello)) {
+      control.send(wire::Reject{*conflict});
+      throw Error(fmt::format("refused {}: {}", control.peer_name(), *conflict));
+    }
+    TestSpec adopted = m.spec;
+    adopted.sizes = hello->sizes;
+    adopted.iterations = hello->iterations;
+    adopted.warmup = hello->warmup;
+    adopted.warmup_each_size = hello->warmup_each_size;
+    adopted.passive_wait = hello->passive_wait;
+    adopted.tx_depth = hello->tx_depth;
+    adopted.cq_mod = hello->cq_mod;
+    adopted.rx_depth = hello->rx_depth;
+    adopted.post_list = hello->post_list;
+    adopted.cpu_util = hello->cpu_util;
+    adopted.validate = hello->validate;
+    adopted.atomic = hello->atomic;
+    adopted.queue_pairs = hello->queue_pairs;
+    adopted.duration_s = hello->duration_s;
+    if (m.context) {
+      try {
+        check_sizes_fit(adopted, m.port);
+        check_datagram_sizes(adopted, m.config.qp.mtu_bytes.value_or(m.port.active_mtu_bytes),
+                             m.port.device);
+      } catch (const Error& e) {
+        control.send(wire::Reject{std::string("server side: ") + e.what()});
+        throw;
+      }
+    }
+    control.send(wire::Barrier{kAcceptedBarrier});
+
+    Session s(Role::server, std::move(control), std::move(adopted));
+    s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config.memory, s.spec);
+    s.timeout = m.config.timeout;
+    s.qp_options = m.config.qp;
+    try {
+      if (s.spec.connect == ConnectMethod::rdma_cm) {
+        m.cm_accept(s);
+      } else {
+        s.owned_context = std::move(m.context);
+        s.context = s.owned_context.get();
+        s.port = m.port;
+        s.transport = m.transport;
+        create_queues(s);
+      }
+      finish_handshake(s);
+    } catch (const Error& e) {
+      s.control.try_abort(e.what());
+      throw;
+    }
+    return s;
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,156 @@
+#include "rdmabench/control/test_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rdmabench {
+
+std::string test_name(const TestSpec& spec) {
+  std::string name = spec.operation == Operation::read     ? "read"
+                     : spec.operation == Operation::send   ? "send"
+                     : spec.operation == Operation::atomic ? "atomic"
+                                                           : "write";
+  name += spec.measurement == Measurement::latency ? "_lat" : "_bw";
+  return name;
+}
+
+std::string to_string(AtomicOp op) {
+  return op == AtomicOp::compare_and_swap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+}
+
+bool uses_receives(const TestSpec& spec) {
+  return spec.operation == Operation::send || (spec.operation == Operation::write && spec.write_with_imm);
+}
+
+bool server_is_passive(const TestSpec& spec) {
+  if (spec.bidirectional || spec.write_with_imm) return false;  // both sides take part
+  return spec.operation == Operation::read || spec.operation == Operation::atomic ||
+         (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
+}
+
+bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default) {
+  if (spec.measurement != Measurement::latency || !server_is_passive(spec)) return false;
+  return spec.passive_wait == PassiveWait::spin ||
+         (spec.passive_wait == PassiveWait::automatic && transport_spins_by_default);
+}
+
+std::string to_string(PassiveWait wait) {
+  switch (wait) {
+    case PassiveWait::automatic:
+      return "auto";
+    case PassiveWait::spin:
+      return "spin";
+    case PassiveWait::sleep:
+      return "sleep";
+  }
+  return "unknown";
+}
+
+std::string to_string(ConnectMethod method) {
+  return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
+}
+
+std::string to_string(QpType type) {
+  return type == QpType::uc ? "UC" : type == QpType::ud ? "UD" : "RC";
+}
+
+std::optional<std::string> find_unsupported(const TestSpec& spec) {
+  const std::string c = "-c/--connection " + to_string(spec.qp_type);
+  const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
+  if (spec.qp_type == QpType::uc && one_sided)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UC queue pairs carry sends and RDMA writes, not reads or atomics; use -c RC";
+  if (spec.qp_type == QpType::ud && spec.operation != Operation::send)
+    return "rdma_" + test_name(spec) + " cannot run with " + c +
+           ": UD queue pairs carry only sends; use -c RC (or UC for writes)";
+  if (spec.qp_type != QpType::rc && spec.connect == ConnectMethod::rdma_cm)
+    return "-R/--rdma-cm and " + c +
+           " conflict: rdmabench connects only RC queue pairs with rdma_cm; drop -R (UC and UD "
+           "connect by the TCP exchange)";
+  // An unreliable receiver of sends counts arrivals against the count the
+  // sender posts, on one QP (see lib/loops/unreliable_receive.cpp).
+  const bool unreliable_receiver = spec.qp_type != QpType::rc && spec.operation == Operation::send &&
+                                   spec.measurement == Measurement::bandwidth;
+  if (unreliable_receiver && spec.queue_pairs > 1)
+    return fmt::format("-q/--qp {} and {} conflict: send bandwidth over unreliable queue pairs "
+                       "runs on one QP here; drop -q",
+                       spec.queue_pairs, c);
+  if (unreliable_receiver && spec.bidirectional)
+    return "-b/--bidirectional and " + c +
+           " conflict: a side that also sends over unreliable queue pairs could wait forever for a "
+           "lost message; use -c RC for -b";
+  if (unreliable_receiver && spec.duration_s)
+    return "-D/--duration and " + c +
+           " conflict: the receiver of a timed run over unreliable queue pairs cannot tell how "
+           "many messages were sent, so it could not report the loss; give -n";
+  return std::nullopt;
+}
+
+std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client) {
+  if (server.operation != client.operation || server.measurement != client.measurement) {
+    return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
+           test_name(client) + "; run the same binary on both sides";
+  }
+  if (server.operation == Operation::atomic && server.atomic != client.atomic) {
+    return "mismatched -A/--atomic-type: the server runs " + to_string(server.atomic) +
+           ", the client " + to_string(client.atomic) + "; give the same on both sides";
+  }
+  if (server.connect != client.connect) {
+    return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
+           ", the client with " + to_string(client.connect) +
+           "; give -R/--rdma-cm on both sides or on neither";
+  }
+  if (server.qp_type != client.qp_type) {
+    return "mismatched -c/--connection: the server uses " + to_string(server.qp_type) +
+           " queue pairs, the client " + to_string(client.qp_type) +
+           "; give the same -c on both sides";
+  }
+  if (server.write_with_imm != client.write_with_imm) {
+    return std::string("mismatched --write-with-imm: the ") +
+           (server.write_with_imm ? "server" : "client") + " gives it, the " +
+           (server.write_with_imm ? "client" : "server") +
+           " does not; give --write-with-imm on both sides or on neither";
+  }
+  if (server.bidirectional != client.bidirectional) {
+    return std::string("mismatched -b/--bidirectional: the ") +
+           (server.bidirectional ? "server" : "client") + " gives it, the " +
+           (server.bidirectional ? "client" : "server") +
+           " does not; give -b on both sides or on neither";
+  }
+  return std::nullopt;
+}
+
+std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes) {
+  if (spec.cq_mod) return spec.cq_mod;
+  // Three quarters of the queue per completion, at most 100 (perftest's
+  // default): leaving a quarter of the queue free keeps it busy while the
+  // completion is reaped. Selective signaling saves completions on small
+  // messages; on large ones a completion each costs nothing (rxe0: 64 KiB
+  // write_bw the same within noise), while siw sends an unsignaled message
+  // of a page or more by zero-copy sendpage, the slow path over loopback
+  // (siw0: 64 KiB write_bw 300 MB/s unsignaled, 480 with each signaled).
+  // Hence at least one completion per 64 KiB, which also keeps an 8 MiB
+  // sweep on a slow fabric from going seconds without one (the watchdog
+  // would take that for a stuck peer).
+  const auto by_queue = std::clamp<std::uint32_t>(spec.tx_depth * 3 / 4, 1, 100);
+  const auto by_bytes =
+      std::max<std::uint64_t>(1, kMaxBytesPerSignal / std::max<std::uint64_t>(bytes, 1));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(by_queue, by_bytes));
+}
+
+std::uint32_t warmup_for_size(const TestSpec& spec, std::size_t size_index) {
+  return size_index == 0 || spec.warmup_each_size ? spec.warmup : 0;
+}
+
+std::uint64_t largest_size(const TestSpec& spec) {
+  return spec.sizes.empty() ? 0 : *std::max_element(spec.sizes.begin(), spec.sizes.end());
+}
+
+std::vector<std::uint64_t> all_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = 2; s <= (8u << 20); s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,337 @@
+#include "rdmabench/control/wire.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "rdmabench/verbs/error.hpp"
+
+namespace rdmabench::wire {
+
+namespace {
+
+/// Appends big-endian fields; the frame length is patched in at the end.
+class Writer {
+ public:
+  void u8(std::uint8_t v) { bytes_.push_back(v); }
+  void u16(std::uint16_t v) { put(v, 2); }
+  void u32(std::uint32_t v) { put(v, 4); }
+  void u64(std::uint64_t v) { put(v, 8); }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  void optional_f64(const std::optional<double>& v) {
+    u8(v.has_value());
+    f64(v.value_or(0));
+  }
+  void text(const std::string& s) {
+    require(s.size() <= kMaxText, "control message text longer than 1024 bytes");
+    u16(static_cast<std::uint16_t>(s.size()));
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
+  }
+  std::vector<std::uint8_t> take() { return std::move(bytes_); }
+
+ private:
+  void put(std::uint64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  std::vector<std::uint8_t> bytes_;
+};
+
+/// Reads big-endian fields; every read is bounds-checked.
+class Reader {
+ public:
+  Reader(std::span<const std::uint8_t> bytes, const char* what) : bytes_(bytes), what_(what) {}
+  std::uint8_t u8() { return static_cast<std::uint8_t>(get(1)); }
+  std::uint16_t u16() { return static_cast<std::uint16_t>(get(2)); }
+  std::uint32_t u32() { return static_cast<std::uint32_t>(get(4)); }
+  std::uint64_t u64() { return get(8); }
+  double f64() { return std::bit_cast<double>(u64()); }
+  std::optional<double> optional_f64() {
+    const bool present = u8() != 0;
+    const double v = f64();
+    return present ? std::optional<double>(v) : std::nullopt;
+  }
+  std::string text() {
+    const std::size_t n = u16();
+    require(n <= kMaxText, fmt::format("{} message: text field of {} bytes (limit {})", what_, n, kMaxText));
+    need(n);
+    std::string s(bytes_.begin() + pos_, bytes_.begin() + pos_ + n);
+    pos_ += n;
+    return s;
+  }
+  void finish() const {
+    require(pos_ == bytes_.size(), fmt::format("{} message has {} unexpected trailing bytes", what_,
+                                               bytes_.size() - pos_));
+  }
+
+ private:
+  void need(std::size_t n) const {
+    require(bytes_.size() - pos_ >= n,
+            fmt::format("{} message truncated: needs {} more bytes at offset {}, has {}", what_, n,
+                        pos_, bytes_.size() - pos_));
+  }
+  std::uint64_t get(std::size_t width) {
+    need(width);
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < width; ++i) v = (v << 8) | bytes_[pos_ + i];
+    pos_ += width;
+    return v;
+  }
+  std::span<const std::uint8_t> bytes_;
+  const char* what_;
+  std::size_t pos_ = 0;
+};
+
+MessageType type_of(const Message& m) {
+  return std::visit(
+      [](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, Hello>) return MessageType::hello;
+        if constexpr (std::is_same_v<T, Reject>) return MessageType::reject;
+        if constexpr (std::is_same_v<T, Endpoint>) return MessageType::endpoint;
+        if constexpr (std::is_same_v<T, Barrier>) return MessageType::barrier;
+        if constexpr (std::is_same_v<T, Abort>) return MessageType::abort;
+        if constexpr (std::is_same_v<T, CpuReport>) return MessageType::cpu_report;
+        if constexpr (std::is_same_v<T, BandwidthReport>) return MessageType::bandwidth_report;
+      },
+      m);
+}
+
+void write_body(Writer& w, const Hello& m) {
+  const TestSpec& s = m.spec;
+  w.u8(static_cast<std::uint8_t>(s.operation));
+  w.u8(static_cast<std::uint8_t>(s.measurement));
+  w.u8(static_cast<std::uint8_t>(s.connect));
+  w.u64(s.iterations);
+  w.u32(s.warmup);
+  w.u32(s.tx_depth);
+  w.u32(s.rx_depth);
+  w.u32(s.post_list);
+  w.u32(s.cq_mod);
+  w.u8(s.cpu_util);
+  w.u8(s.validate);
+  w.u8(static_cast<std::uint8_t>(s.atomic));
+  w.u32(s.queue_pairs);
+  w.u32(s.duration_s);
+  w.u8(s.bidirectional);
+  require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
+  w.u16(static_cast<std::uint16_t>(s.sizes.size()));
+  for (auto size : s.sizes) w.u64(size);
+  w.u8(static_cast<std::uint8_t>(s.qp_type));
+  w.u8(s.write_with_imm);
+  w.u8(s.warmup_each_size);
+  w.u8(static_cast<std::uint8_t>(s.passive_wait));
+}
+void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
+void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
+void write_body(Writer& w, const Barrier& m) { w.u32(m.sequence); }
+void write_body(Writer& w, const CpuReport& m) {
+  const CpuUsage& u = m.usage;
+  for (double v : {u.wall_s, u.resolution_s, u.process_cpu_s, u.process_cores,
+                   u.process_user_cores, u.process_system_cores})
+    w.f64(v);
+  w.optional_f64(u.process_cpu_s_per_gb);
+  w.u32(static_cast<std::uint32_t>(u.machine_cpus));
+  for (double v : {u.machine_cores, u.machine_user_cores, u.machine_nice_cores,
+                   u.machine_system_cores, u.machine_irq_cores, u.machine_softirq_cores,
+                   u.machine_steal_cores})
+    w.f64(v);
+  w.optional_f64(u.machine_iowait_cores);
+}
+
+void write_body(Writer& w, const BandwidthReport& m) {
+  const BandwidthFigures& b = m.figures;
+  for (double v : {b.seconds, b.peak_mb_per_s, b.average_mb_per_s, b.message_rate_mpps}) w.f64(v);
+  w.u64(b.messages);
+  require(b.per_qp_mb_per_s.size() <= kMaxQueuePairs, "more per-QP figures than queue pairs");
+  w.u16(static_cast<std::uint16_t>(b.per_qp_mb_per_s.size()));
+  for (double v : b.per_qp_mb_per_s) w.f64(v);
+}
+
+BandwidthReport read_bandwidth_report(Reader& r) {
+  BandwidthReport m;
+  BandwidthFigures& b = m.figures;
+  for (double* v : {&b.seconds, &b.peak_mb_per_s, &b.average_mb_per_s, &b.message_rate_mpps})
+    *v = r.f64();
+  b.messages = r.u64();
+  const std::size_t count = r.u16();
+  require(count <= kMaxQueuePairs,
+          fmt::format("bandwidth report: {} per-QP figures (at most {})", count, kMaxQueuePairs));
+  b.per_qp_mb_per_s.resize(count);
+  for (double& v : b.per_qp_mb_per_s) v = r.f64();
+  return m;
+}
+
+CpuReport read_cpu_report(Reader& r) {
+  CpuReport m;
+  CpuUsage& u = m.usage;
+  for (double* v : {&u.wall_s, &u.resolution_s, &u.process_cpu_s, &u.process_cores,
+                    &u.process_user_cores, &u.process_system_cores})
+    *v = r.f64();
+  u.process_cpu_s_per_gb = r.optional_f64();
+  u.machine_cpus = static_cast<int>(r.u32());
+  for (double* v : {&u.machine_cores, &u.machine_user_cores, &u.machine_nice_cores,
+                    &u.machine_system_cores, &u.machine_irq_cores, &u.machine_softirq_cores,
+                    &u.machine_steal_cores})
+    *v = r.f64();
+  u.machine_iowait_cores = r.optional_f64();
+  return m;
+}
+
+void write_body(Writer& w, const Endpoint& m) {
+  w.u32(m.qp_number);
+  w.u32(m.packet_sequence);
+  w.u16(m.lid);
+  for (auto b : m.gid) w.u8(b);
+  w.u32(m.mtu_bytes);
+  w.u8(m.read_responders);
+  w.u32(m.rkey);
+  w.u64(m.address);
+  w.u64(m.length);
+  w.text(m.memory);
+}
+
+template <typename Enum>
+Enum checked_enum(std::uint8_t raw, std::uint8_t max, const char* field) {
+  require(raw >= 1 && raw <= max, fmt::format("hello message: unknown {} code {}", field, raw));
+  return static_cast<Enum>(raw);
+}
+
+Hello read_hello(Reader& r) {
+  Hello h;
+  TestSpec& s = h.spec;
+  s.operation = checked_enum<Operation>(r.u8(), 4, "operation");
+  s.measurement = checked_enum<Measurement>(r.u8(), 2, "measurement");
+  s.connect = checked_enum<ConnectMethod>(r.u8(), 2, "connection method");
+  s.iterations = r.u64();
+  s.warmup = r.u32();
+  s.tx_depth = r.u32();
+  s.rx_depth = r.u32();
+  s.post_list = r.u32();
+  s.cq_mod = r.u32();
+  s.cpu_util = r.u8() != 0;
+  s.validate = r.u8() != 0;
+  s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");
+  s.queue_pairs = r.u32();
+  require(s.queue_pairs >= 1 && s.queue_pairs <= kMaxQueuePairs,
+          fmt::format("hello message: {} queue pairs (expected 1 to {})", s.queue_pairs, kMaxQueuePairs));
+  s.duration_s = r.u32();
+  s.bidirectional = r.u8() != 0;
+  const std::size_t count = r.u16();
+  require(count >= 1 && count <= kMaxSizes,
+          fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
+  s.sizes.resize(count);
+  for (auto& size : s.sizes) size = r.u64();
+  s.qp_type = checked_enum<QpType>(r.u8(), 3, "queue pair type");
+  s.write_with_imm = r.u8() != 0;
+  s.warmup_each_size = r.u8() != 0;
+  s.passive_wait = checked_enum<PassiveWait>(r.u8(), 3, "passive wait");
+  return h;
+}
+
+Endpoint read_endpoint(Reader& r) {
+  Endpoint e;
+  e.qp_number = r.u32();
+  e.packet_sequence = r.u32();
+  e.lid = r.u16();
+  for (auto& b : e.gid) b = r.u8();
+  e.mtu_bytes = r.u32();
+  e.read_responders = r.u8();
+  e.rkey = r.u32();
+  e.address = r.u64();
+  e.length = r.u64();
+  e.memory = r.text();
+  return e;
+}
+
+}  // namespace
+
+std::string type_name(const Message& message) {
+  switch (type_of(message)) {
+    case MessageType::hello: return "hello";
+    case MessageType::reject: return "reject";
+    case MessageType::endpoint: return "endpoint";
+    case MessageType::barrier: return "barrier";
+    case MessageType::abort: return "abort";
+    case MessageType::cpu_report: return "cpu report";
+    case MessageType::bandwidth_report: return "bandwidth report";
+  }
+  return "unknown";
+}
+
+std::vector<std::uint8_t> encode(const Message& message) {
+  Writer body;
+  std::visit([&](const auto& m) { write_body(body, m); }, message);
+  auto payload = body.take();
+  Writer frame;
+  frame.u32(kMagic);
+  frame.u16(kVersion);
+  frame.u16(static_cast<std::uint16_t>(type_of(message)));
+  frame.u32(static_cast<std::uint32_t>(payload.size()));
+  auto bytes = frame.take();
+  bytes.insert(bytes.end(), payload.begin(), payload.end());
+  return bytes;
+}
+
+FrameHeader decode_header(std::span<const std::uint8_t> header) {
+  Reader r(header, "control");
+  const auto magic = r.u32();
+  require(magic == kMagic,
+          fmt::format("not an rdmabench peer: bad magic 0x{:08x} (expected 0x{:08x} \"RDMB\")",
+                      magic, kMagic));
+  const auto version = r.u16();
+  require(version == kVersion,
+          fmt::format("peer speaks control protocol version {}, this build speaks {}; "
+                      "use the same rdmabench version on both sides",
+                      version, kVersion));
+  const auto type = r.u16();
+  require(type >= 1 && type <= 7, fmt::format("unknown control message type {}", type));
+  const auto length = r.u32();
+  require(length <= kMaxPayload,
+          fmt::format("control message of {} bytes exceeds the {}-byte limit", length, kMaxPayload));
+  r.finish();
+  return {static_cast<MessageType>(type), length};
+}
+
+namespace {
+
+/// Reads one message with `read` and insists that it used every byte.
+template <typename Read>
+Message read_whole(std::span<const std::uint8_t> payload, const char* what, Read read) {
+  Reader r(payload, what);
+  Message m = read(r);
+  r.finish();
+  return m;
+}
+
+}  // namespace
+
+Message decode_payload(MessageType type, std::span<const std::uint8_t> payload) {
+  switch (type) {
+    case MessageType::hello: return read_whole(payload, "hello", read_hello);
+    case MessageType::reject:
+      return read_whole(payload, "reject", [](Reader& r) { return Reject{r.text()}; });
+    case MessageType::abort:
+      return read_whole(payload, "abort", [](Reader& r) { return Abort{r.text()}; });
+    case MessageType::barrier:
+      return read_whole(payload, "barrier", [](Reader& r) { return Barrier{r.u32()}; });
+    case MessageType::cpu_report: return read_whole(payload, "cpu report", read_cpu_report);
+    case MessageType::endpoint: return read_whole(payload, "endpoint", read_endpoint);
+    case MessageType::bandwidth_report:
+      return read_whole(payload, "bandwidth report", read_bandwidth_report);
+  }
+  throw Error("unknown control message type");
+}
+
+Message decode(std::span<const std::uint8_t> frame) {
+  require(frame.size() >= kHeaderSize,
+          fmt::format("control frame truncated: {} bytes, header alone is {}", frame.size(),
+                      kHeaderSize));
+  const auto header = decode_header(frame.first(kHeaderSize));
+  const auto payload = frame.subspan(kHeaderSize);
+  require(payload.size() == header.payload_length,
+          fmt::format("control frame announces {} payload bytes but carries {}",
+                      header.payload_length, payload.size()));
+  return decode_payload(header.type, payload);
+}
+
+}  // namespace rdmabench::wire

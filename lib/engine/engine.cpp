@@ -1,0 +1,207 @@
+#include "rdmabench/engine/engine.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "engine/engine_internal.hpp"
+#include "system/idle_priority_spinner.hpp"
+#include "rdmabench/version.hpp"
+
+namespace rdmabench {
+
+namespace detail {
+
+/// The loop dispatcher: picks the timed loop for the test and this side's role.
+SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  // Writes with immediate data behave as sends do for the target: it reaps
+  // a completion per message instead of polling memory.
+  const bool send = uses_receives(s.spec);
+  if (s.spec.measurement == Measurement::bandwidth) {
+    if (send && s.role == Role::server && !s.spec.bidirectional)
+      return s.spec.qp_type == QpType::rc ? measure_receive_bandwidth(s, bytes, clock)
+                                          : measure_unreliable_receive(s, bytes, clock);
+    return measure_bandwidth(s, bytes, clock);
+  }
+  if (send) return measure_send_latency(s, bytes, clock);
+
+  if (s.spec.operation == Operation::write) return measure_write_latency(s, bytes, clock);
+  return measure_round_trip_latency(s, bytes, clock);  // reads and atomics
+}
+
+}  // namespace detail
+
+namespace {
+
+// Barrier numbers per size: 0 and 1 belong to the handshake.
+std::uint32_t start_barrier(std::size_t size_index) { return 2 + 2 * static_cast<std::uint32_t>(size_index); }
+
+/// --validate's barriers, numbered apart from the per-size ones.
+constexpr std::uint32_t kValidationBarriers = 1'000'000;
+
+/// How long the passive side of a bandwidth test may wait for the client to
+/// finish a size: unbounded in practice; a dead client is noticed at once by
+/// the closed control connection, a stuck one by its own watchdog.
+constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
+
+/// Payload bytes through this side in one size's loop, warmup included
+/// (ping-pongs and -b carry them both ways), for CPU-seconds per GB. A -D
+/// run's count is known only inside its window, so its bytes are the
+/// window's rate over the whole CPU region (latency: the samples taken).
+std::uint64_t bytes_moved(const TestSpec& spec, std::uint32_t warmup, const SizeResult& result,
+                          double region_s) {
+  const std::uint64_t ways =
+      (spec.measurement == Measurement::latency && !server_is_passive(spec)) || spec.bidirectional ? 2 : 1;
+  if (spec.duration_s) {
+    const auto* b = result.bandwidth ? &*result.bandwidth
+                    : result.server_bandwidth ? &*result.server_bandwidth : nullptr;
+    if (b) return static_cast<std::uint64_t>(b->average_mb_per_s * 1e6 * region_s) * ways;
+    // A -D latency run counts its messages exactly (the histogram's count).
+    if (result.latency) return result.latency->count * result.bytes * ways;
+    return 0;
+  }
+  const std::uint64_t messages = (warmup + spec.iterations) * spec.queue_pairs;
+  return result.bytes * messages * ways;
+}
+
+/// With -b the server sends what it measured; the client keeps it apart
+/// from its own figures.
+void exchange_bandwidth_figures(Session& s, SizeResult& result) {
+  if (s.role == Role::server) {
+    if (result.bandwidth) s.control.send(wire::BandwidthReport{*result.bandwidth});
+  } else {
+    result.server_bandwidth =
+        s.control.receive_expected<wire::BandwidthReport>(s.timeout, "the server's bandwidth figures").figures;
+  }
+}
+
+/// The server sends its figures; the client keeps both.
+void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) {
+  if (s.role == Role::server) {
+    result.cpu_server = mine;
+    s.control.send(wire::CpuReport{mine});
+  } else {
+    result.cpu_client = mine;
+    result.cpu_server = s.control.receive_expected<wire::CpuReport>(s.timeout, "the server's CPU figures").usage;
+  }
+}
+
+bool spins_while_passive(const Session& s) {
+  return server_spins_while_passive(s.spec, idle_server_spins_by_default(s.transport.kind));
+}
+
+std::string hostname() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+}  // namespace
+
+RunContext describe_run(const Session& s, const ClockInfo& clock) {
+  RunContext c;
+  const bool latency = s.spec.measurement == Measurement::latency;
+  c.test = test_name(s.spec);
+  const bool read = s.spec.operation == Operation::read;
+  const bool atomic = s.spec.operation == Operation::atomic;
+  const std::string operation = read     ? "RDMA Read"
+                                : atomic ? "Atomic " + to_string(s.spec.atomic)
+                                : s.spec.operation == Operation::send ? "Send"
+                                : s.spec.write_with_imm               ? "RDMA Write with Immediate"
+                                                                      : "RDMA Write";
+  c.title = operation + (latency ? " Latency Test" : " BW Test");
+  c.role = s.role == Role::server ? "server" : "client";
+  c.version = kVersion;
+  c.build_type = kBuildType;
+  c.host = hostname();
+  c.device = s.port.device;
+  c.port = s.port.port;
+  c.transport = to_string(s.transport.kind);
+  c.link_layer = s.port.link_layer == LinkLayer::ethernet ? "Ethernet" : "InfiniBand";
+  c.gid_index = static_cast<int>(s.transport.gid.index);
+  c.gid = format_gid(s.transport.gid.gid);
+  c.gid_type = to_string(s.transport.gid.type);
+  c.gid_reason = s.transport.gid_reason;
+  c.mtu_bytes = s.path_mtu_bytes;
+  c.connection = to_string(s.spec.connect);
+  c.connection_type = to_string(s.spec.qp_type);
+  c.peer = s.control.peer_name();
+  c.local_memory = s.memory ? s.memory->name() : "";
+  c.local_memory_device = s.memory ? s.memory->device_description() : "";
+  c.memory_registration = to_string(s.registration);
+  c.remote_memory = s.remote_memory;
+  c.clock = clock.description;
+  c.tx_depth = latency ? 1 : s.spec.tx_depth;
+  c.max_inline = s.max_inline;
+  c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
+  c.duration_s = s.spec.duration_s;
+  c.bidirectional = s.spec.bidirectional;
+  if (latency && server_is_passive(s.spec)) {
+    const std::string choice =
+        s.spec.passive_wait == PassiveWait::automatic
+            ? fmt::format("--passive-wait auto, on {}", to_string(s.transport.kind))
+            : "--passive-wait " + to_string(s.spec.passive_wait);
+    c.passive_wait =
+        spins_while_passive(s)
+            ? "the server spins at idle priority (SCHED_IDLE), keeping a CPU awake for a "
+              "soft device's responder; its CPU figures show that core (" +
+                  choice + ")"
+            : "the server sleeps (" + choice + ")";
+  }
+  if (latency)
+    c.latency_kind = read ? "round trip (one read)"
+                     : atomic ? "round trip (one atomic)"
+                              : "one-way (round trip / 2)";
+  return c;
+}
+
+void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context,
+                   Reporter& reporter) {
+  try {
+    reporter.begin(context);
+    std::optional<detail::IdlePrioritySpinner> keep_cpu_awake;
+    if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
+    // Receives go up before the first barrier lets the peer send; every
+    // loop reposts what it consumes, so the queue stays full across sizes.
+    if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);
+    for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
+      const auto bytes = s.spec.sizes[i];
+      const bool ping_pong = !server_is_passive(s.spec);
+      s.size_index = i;
+      if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency)
+        detail::reset_latency_target(s, bytes);
+      s.control.barrier(start_barrier(i), s.timeout);
+      const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
+      SizeResult result = detail::measure(s, bytes, clock);
+      std::optional<CpuSnapshot> cpu_after;
+      // A passive server answers only when the client is done, so that
+      // nothing arrives on the control connection during the timed loop;
+      // its CPU region is that wait, the span of the client's loop.
+      if (!ping_pong && s.role == Role::server) {
+        s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
+        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
+      } else {
+        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
+        s.control.barrier(start_barrier(i) + 1, s.timeout);
+      }
+      if (s.spec.bidirectional) exchange_bandwidth_figures(s, result);
+      if (cpu_after) {
+        const double region_s = cpu_after->wall_s - cpu_before.wall_s;
+        exchange_cpu_figures(
+            s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, warmup_for_size(s.spec, i), result, region_s)), result);
+      }
+      if (s.spec.validate) {
+        detail::validate_size(s, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
+        result.validated = true;
+      }
+      reporter.size_done(result);
+    }
+    reporter.end();
+  } catch (const Error& e) {
+    s.control.try_abort(e.what());
+    throw;
+  }
+}
+
+}  // namespace rdmabench

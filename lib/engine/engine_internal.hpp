@@ -1,0 +1,121 @@
+#pragma once
+// Pieces shared by the timed loops.
+
+#include <infiniband/verbs.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "rdmabench/system/clock.hpp"
+#include "rdmabench/report/result.hpp"
+#include "rdmabench/control/session.hpp"
+#include "system/watchdog.hpp"
+
+namespace rdmabench::detail {
+
+/// Untimed messages before the size the engine is running.
+inline std::uint32_t current_warmup(const Session& s) { return warmup_for_size(s.spec, s.size_index); }
+
+/// A prebuilt work request of `bytes` between our local buffer and the
+/// peer's exposed buffer: a write or send (inline when it fits), a read, or
+/// an atomic.
+struct PreparedOperation {
+  ibv_send_wr wr{};
+  ibv_sge sge{};
+  unsigned base_flags = 0;  ///< IBV_SEND_INLINE when a write or send fits
+};
+PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
+
+
+/// The hint for a test whose target reaps receives, on a transport without
+/// receiver-not-ready retry (iWARP): an empty receive queue breaks the
+/// connection.
+void explain_receive_shortage(const Session& session, Watchdog& dog);
+
+/// Blocks (spinning, watched) until one completion arrives; checks it.
+void reap_one(ibv_cq* cq, Watchdog& dog);
+/// One look at `cq`: true if it held a successful completion.
+bool try_reap_one(ibv_cq* cq, Watchdog& dog);
+
+/// A prebuilt receive into our exposed buffer, long enough for any size. On
+/// UD a first scatter entry takes the 40-byte GRH, which every completion
+/// counts in its byte_len (`header_bytes`).
+struct PreparedReceive {
+  ibv_recv_wr wr{};
+  std::array<ibv_sge, 2> sges{};
+  std::uint32_t header_bytes = 0;
+};
+PreparedReceive prepare_receive(const Session& session);
+
+/// Posts `count` receives on every QP (before the barrier that lets the peer send).
+void post_receives(Session& session, std::uint32_t count);
+
+/// Spins until one receive completes; checks its status and that it carried
+/// `bytes` after `header_bytes` (a peer sending another size is a protocol
+/// error, not a result).
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, Watchdog& dog,
+                  std::uint64_t progress);
+
+/// Like reap_receive, but a zero-length message (a -D run's end marker) is
+/// accepted: returns true for it.
+bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes,
+                            Watchdog& dog, std::uint64_t progress);
+
+/// Throws unless a receive completion of `byte_len` carried `bytes` of payload.
+void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes);
+
+/// --validate for one size, after its timed loop: barriers from
+/// `first_barrier` on; throws naming the first wrong byte.
+void validate_size(Session& session, std::uint64_t bytes, std::uint32_t first_barrier);
+
+/// A result with the size, iteration and warmup counts filled in.
+SizeResult result_header(const Session& session, std::uint64_t bytes);
+
+/// Runs the session's test for one size (the loop is chosen here, once).
+SizeResult measure(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Zeroes the byte the latency loop polls; must happen before the barrier
+/// that lets the peer write.
+void reset_latency_target(Session& session, std::uint64_t bytes);
+
+/// Ping-pong write latency for one size; fills samples (microseconds).
+SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Read or atomic latency: one signaled operation at a time, full round trip
+/// (the client's side; the server's side returns no figures).
+SizeResult measure_round_trip_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Send latency: ping-pong of sends, round trip / 2; both sides measure.
+SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// The receiving side of send bandwidth: reaps and reposts receives, timed
+/// from the first arrival to the last.
+SizeResult measure_receive_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// The receiving side of send bandwidth on UC and UD (one QP): counts what
+/// arrives until the sender says it is done, and reports the loss.
+SizeResult measure_unreliable_receive(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// Bandwidth of `messages` arrivals stamped `first` to `last` (ticks): the
+/// first message's own transfer is outside the interval, so all but one count.
+std::optional<BandwidthFigures> arrival_figures(std::uint64_t first, std::uint64_t last,
+                                                std::uint64_t messages, std::uint64_t bytes,
+                                                double ticks_per_us);
+
+/// Streaming bandwidth of writes, reads or sends for one size (the client's
+/// side; a passive server's side returns no figures).
+SizeResult measure_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
+/// The result of a ping-pong from its post stamps: one-way samples (round
+/// trip / 2) and their summary. The initiator has iterations + 1 stamps (its
+/// last round trip ends with one); the responder sees only `iterations`
+/// messages, so it can time iterations - 1 round trips between them.
+SizeResult ping_pong_result(const Session& session, std::uint64_t bytes,
+                            const std::vector<std::uint64_t>& stamps, const ClockInfo& clock);
+
+/// Stamps -> samples in microseconds: sample k = (stamps[k+1] - stamps[k]) / divisor.
+std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, std::size_t count,
+                                     double ticks_per_us, double divisor);
+
+}  // namespace rdmabench::detail

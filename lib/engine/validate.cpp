@@ -1,0 +1,84 @@
+// --validate: after each size's timed loop, untimed, two passes in which the
+// data side fills its buffer with the pattern of that pass, one message
+// crosses (write or send from the client, read by the client), and the
+// receiving side checks every byte. A mismatch is an error naming the offset.
+// The pattern goes through a host staging buffer and the memory provider's
+// copies, because the CPU cannot touch GPU memory (cuMemcpyHtoD/DtoH there).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "engine/engine_internal.hpp"
+#include "rdmabench/engine/pattern.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+constexpr std::uint32_t kPasses = 2;
+
+void post_one(Session& s, std::uint64_t bytes, Watchdog& dog) {
+  auto op = prepare_operation(s, bytes);
+  op.wr.sg_list = &op.sge;
+  op.wr.send_flags = op.base_flags | IBV_SEND_SIGNALED;
+  ibv_send_wr* bad = nullptr;
+  if (int rc = ibv_post_send(s.qps.front().get(), &op.wr, &bad); rc != 0) dog.post_failed(rc);
+  reap_one(s.cq.get(), dog);
+}
+
+/// Fault injection for the tests that prove a mismatch is caught: with
+/// RDMABENCH_FAULT_CORRUPT_VALIDATION set, the data side flips one byte in
+/// the middle of its pattern before sending it.
+void maybe_corrupt(std::span<std::byte> data) {
+  if (std::getenv("RDMABENCH_FAULT_CORRUPT_VALIDATION") && !data.empty())
+    data[data.size() / 2] ^= std::byte{0x5a};
+}
+
+/// Writes the pass's pattern of `bytes` bytes to the start of `buffer`.
+void put_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+  std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
+  fill_pattern(staging, pass);
+  maybe_corrupt(staging);
+  s.memory->copy_in(buffer, staging);
+}
+
+void require_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+  std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
+  s.memory->copy_out(buffer, staging);
+  if (auto problem = check_pattern(staging, pass)) throw Error(*problem);
+}
+
+}  // namespace
+
+void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier) {
+  Watchdog dog(s.control, s.timeout, "the validation message");
+  const bool client = s.role == Role::client;
+  const bool read = s.spec.operation == Operation::read;
+  for (std::uint32_t pass = 0; pass < kPasses; ++pass) {
+    const std::uint32_t barrier = first_barrier + 2 * pass;
+    if (read) {
+      // The server's exposed buffer is the source; the client checks.
+      if (!client) put_pattern(s, s.exposed_buffer, bytes, pass);
+      s.control.barrier(barrier, s.timeout);
+      if (client) {
+        post_one(s, bytes, dog);
+        require_pattern(s, s.local_buffer, bytes, pass);
+      }
+    } else {
+      // Writes and sends: the client is the source; the server checks.
+      if (client) {
+        put_pattern(s, s.local_buffer, bytes, pass);
+        post_one(s, bytes, dog);  // an RC completion means the data landed
+      } else if (uses_receives(s.spec)) {
+        reap_receive(s.recv_cq.get(), bytes, prepare_receive(s).header_bytes, dog, pass);
+        post_receives(s, 1);
+      }
+      s.control.barrier(barrier, s.timeout);
+      if (!client) require_pattern(s, s.exposed_buffer, bytes, pass);
+    }
+    s.control.barrier(barrier + 1, s.timeout);  // the checker's verdict
+  }
+}
+
+}  // namespace rdmabench::detail

@@ -1,0 +1,83 @@
+// Work requests the timed loops post: one prepared per size, reused.
+#include <arpa/inet.h>
+#include <fmt/format.h>
+
+#include "engine/engine_internal.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+/// What --write-with-imm writes carry ("RDMB"); the target checks nothing
+/// but the completion's arrival and length.
+constexpr std::uint32_t kImmediateData = 0x52444D42;
+}  // namespace
+
+PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
+  PreparedOperation p;
+  p.sge.addr = reinterpret_cast<std::uint64_t>(s.local_buffer.data());
+  p.sge.length = static_cast<std::uint32_t>(bytes);
+  p.sge.lkey = s.local_mr->lkey;
+  p.wr.num_sge = 1;
+  p.wr.wr.rdma.remote_addr = s.remote.address;
+  p.wr.wr.rdma.rkey = s.remote.rkey;
+  if (s.spec.qp_type == QpType::ud) {
+    // A datagram names its destination in every request (the union's other half).
+    p.wr.wr.ud.ah = s.peer_ahs.front().get();
+    p.wr.wr.ud.remote_qpn = s.peer_qpns.front();
+    p.wr.wr.ud.remote_qkey = kUdQkey;
+  }
+  const bool may_inline = bytes <= s.max_inline;
+  switch (s.spec.operation) {
+    case Operation::write:
+      p.wr.opcode = s.spec.write_with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+      p.wr.imm_data = htonl(kImmediateData);
+      p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
+      break;
+    case Operation::send:
+      p.wr.opcode = IBV_WR_SEND;
+      p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
+      break;
+    case Operation::read:
+      p.wr.opcode = IBV_WR_RDMA_READ;
+      break;
+    case Operation::atomic:
+      // The old value comes back into our buffer; the operands are fixed,
+      // since the benchmark times the operation, not what it computes.
+      const bool add = s.spec.atomic == AtomicOp::fetch_and_add;
+      p.wr.opcode = add ? IBV_WR_ATOMIC_FETCH_AND_ADD : IBV_WR_ATOMIC_CMP_AND_SWP;
+      p.wr.wr.atomic.remote_addr = s.remote.address;
+      p.wr.wr.atomic.rkey = s.remote.rkey;
+      p.wr.wr.atomic.compare_add = add ? 1 : 0;
+      p.wr.wr.atomic.swap = 1;
+      break;
+  }
+  return p;
+}
+
+PreparedReceive prepare_receive(const Session& s) {
+  PreparedReceive p;
+  ibv_sge payload{reinterpret_cast<std::uint64_t>(s.exposed_buffer.data()),
+                  static_cast<std::uint32_t>(largest_size(s.spec)), s.exposed_mr->lkey};
+  if (s.spec.qp_type == QpType::ud) {
+    p.sges = {ibv_sge{reinterpret_cast<std::uint64_t>(s.grh_buffer.data()), kUdGrhBytes, s.grh_mr->lkey},
+              payload};
+    p.wr.num_sge = 2;
+    p.header_bytes = kUdGrhBytes;
+  } else {
+    p.sges[0] = payload;
+    p.wr.num_sge = 1;
+  }
+  return p;
+}
+
+void post_receives(Session& s, std::uint32_t count) {
+  auto receive = prepare_receive(s);
+  receive.wr.sg_list = receive.sges.data();
+  ibv_recv_wr* bad = nullptr;
+  for (auto& qp : s.qps)
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (int rc = ibv_post_recv(qp.get(), &receive.wr, &bad); rc != 0)
+        throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+}
+
+}  // namespace rdmabench::detail

@@ -1,0 +1,88 @@
+#pragma once
+// What part of a bandwidth run is timed, and the figures it yields. A
+// counted run (-n) times everything from its start; a -D run times a window
+// that leaves out a warm-up and a cool-down margin of a tenth of the
+// duration each, then tells the loop to stop at the deadline. Both keep the
+// best rate over consecutive spans of eight queues' worth of messages (the
+// peak; see kPeakSpanQueues) without storing per-poll stamps, so memory
+// does not grow with the run.
+#include <infiniband/verbs.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "rdmabench/report/result.hpp"
+
+namespace rdmabench::detail {
+
+/// One queue pair's progress in a bandwidth loop.
+struct Lane {
+  ibv_qp* qp = nullptr;
+  std::uint64_t posted = 0;
+  std::uint64_t completed = 0;
+  std::uint64_t target = 0;  ///< stop posting here; -D lowers it to `posted` at the deadline
+};
+
+/// Peaks are the best rate over spans of this many queues' worth of
+/// messages. Completions are timed when reaped, and up to a queue's worth
+/// can wait in the CQ and then be reaped in one burst, so a span reads at
+/// most kPeakSpanQueues / (kPeakSpanQueues - 1) of its true rate (8/7). With
+/// spans of one queue, such a burst read as 145 GB/s on a 0.4 GB/s device.
+inline constexpr std::uint64_t kPeakSpanQueues = 8;
+
+/// The peak span of `queue_pairs` queues of `depth` messages each.
+inline std::uint64_t peak_span(std::uint64_t depth, std::size_t queue_pairs) {
+  return kPeakSpanQueues * depth * queue_pairs;
+}
+
+class BandwidthWindow {
+ public:
+  /// Everything from start() to finish() is timed. `lanes`: the QPs whose
+  /// shares are kept (allocated here, so that start() allocates nothing).
+  static BandwidthWindow counted(std::uint64_t peak_span, std::size_t lanes);
+  /// A -D run of `duration_s`: the middle eight tenths are timed.
+  static BandwidthWindow timed(std::uint32_t duration_s, double ticks_per_us, std::uint64_t peak_span,
+                               std::size_t lanes);
+
+  bool timed() const { return deadline_ticks_ != 0; }
+
+  /// The run starts at `now` (inside the timed region: no allocation).
+  void start(std::uint64_t now);
+
+  /// Called after each poll: records window edges and peaks; true once,
+  /// when a -D run reaches its deadline and must stop posting.
+  bool passed(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes) {
+    if (now >= next_check_) [[unlikely]] return edge(now, completed, lanes);
+    if (completed - peak_mark_completed_ >= peak_span_) note_peak(now, completed);
+    return false;
+  }
+
+  /// The run ended at `now` with everything drained.
+  void finish(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
+
+  /// Figures of the timed part, for messages of `bytes`. Throws Error when a
+  /// -D window saw no message.
+  BandwidthFigures figures(std::uint64_t bytes, double ticks_per_us) const;
+
+ private:
+  struct Mark {
+    std::uint64_t time = 0;
+    std::uint64_t completed = 0;
+    std::vector<std::uint64_t> lanes;
+  };
+  bool edge(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
+  void note_peak(std::uint64_t now, std::uint64_t completed);
+  static void mark(Mark& m, std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
+
+  std::uint64_t peak_span_ = 1;
+  std::uint64_t margin_ticks_ = 0;
+  std::uint64_t deadline_ticks_ = 0;   ///< 0: a counted run
+  std::uint64_t next_check_ = ~0ull;   ///< the next edge in time
+  int edges_passed_ = 0;               ///< 0: before the window, 1: inside, 2: after, 3: deadline
+  Mark begin_, end_;
+  std::uint64_t peak_mark_time_ = 0, peak_mark_completed_ = 0;
+  bool peak_counting_ = true;          ///< peaks only inside the window
+  double peak_ticks_rate_ = 0;         ///< messages per tick
+};
+
+}  // namespace rdmabench::detail

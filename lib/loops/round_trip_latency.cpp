@@ -1,0 +1,60 @@
+// Read and atomic latency: the client issues one signaled read (or atomic)
+// on the server's buffer at a time and spins on the completion queue. A
+// sample is the time between two consecutive posts: one full round trip, not
+// halved (the data comes back with the response). The server's CPU takes no
+// part.
+#include "engine/engine_internal.hpp"
+#include "loops/latency_recorders.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+template <typename Clock, typename Recorder>
+void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Recorder& recorder,
+                     Watchdog& dog) {
+  ibv_send_wr wr = op.wr;
+  ibv_sge sge = op.sge;
+  wr.sg_list = &sge;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  ibv_send_wr* bad = nullptr;
+  ibv_wc wc;
+  for (std::uint64_t i = 0;; ++i) {
+    const std::uint64_t now = Clock::now();
+    const bool final = recorder.last(i, now);
+    recorder.record(i, now);
+    if (int rc = ibv_post_send(qp, &wr, &bad); rc != 0) [[unlikely]]
+      dog.post_failed(rc);
+    int n;
+    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(i);
+    if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
+      dog.completion_failed(wc, n);
+    if (final) break;
+  }
+  recorder.finish(Clock::now());
+}
+
+}  // namespace
+
+SizeResult measure_round_trip_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r = result_header(s, bytes);
+  if (s.role == Role::server) return r;  // passive: nothing to time
+
+  const auto op = prepare_operation(s, bytes);
+  Watchdog dog(s.control, s.timeout, "the completion");
+  ibv_qp* qp = s.qps.front().get();
+  if (s.spec.duration_s) {
+    Histogram histogram;  // allocated before timing
+    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
+    with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, s.cq.get(), op, recorder, dog); });
+    return histogram_result(r, histogram, clock.ticks_per_us, 1.0);
+  }
+  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), current_warmup(s), current_warmup(s) + s.spec.iterations};
+  with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, s.cq.get(), op, recorder, dog); });
+  r.latency_samples_us = interval_samples(stamps, s.spec.iterations, clock.ticks_per_us, 1.0);
+  r.latency = summarize_latency(r.latency_samples_us);
+  return r;
+}
+
+}  // namespace rdmabench::detail

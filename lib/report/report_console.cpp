@@ -1,0 +1,175 @@
+// The console table. Column names follow perftest where it has them.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "rdmabench/report/report.hpp"
+
+namespace rdmabench {
+
+namespace {
+
+constexpr const char* kRule =
+    "---------------------------------------------------------------------------------------";
+
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(std::ostream& out) : out_(out) {}
+
+  void begin(const RunContext& c) override {
+    context_ = c;
+    auto line = [&](const char* label, const std::string& value) {
+      fmt::print(out_, " {:<16}: {}\n", label, value);
+    };
+    fmt::print(out_, "{}\n{:^87}\n", kRule,
+               fmt::format("{} (rdmabench {}, {})", c.title, c.version, c.role));
+    line("Device", fmt::format("{}, port {}", c.device, c.port));
+    line("Transport", fmt::format("{} (link layer {})", c.transport, c.link_layer));
+    line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
+    line("MTU", fmt::format("{} bytes", c.mtu_bytes));
+    line("Connection", fmt::format("{} queue pairs, {}, peer {}", c.connection_type, c.connection, c.peer));
+    const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
+    line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
+                               c.memory_registration, c.remote_memory));
+    line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}", c.queue_pairs,
+                              c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
+                              c.bidirectional ? ", bidirectional" : ""));
+    if (c.duration_s)
+      line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
+    line("Clock", c.clock);
+    if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
+    if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
+    if (!c.passive_wait.empty()) line("Server wait", c.passive_wait);
+    if (!c.latency_kind.empty())
+      line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
+                                                     : "; every sample kept, warmup excluded and counted"));
+    else
+      line("Units", c.report_gbits ? "Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s"
+                                   : "MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s");
+    fmt::print(out_, "{}\n", kRule);
+    if (!c.latency_kind.empty()) {
+      fmt::print(out_, " {:>8} {:>11} {:>14} {:>14} {:>16} {:>14} {:>16} {:>22} {:>24} {:>14} {:>25} {:>8}\n",
+                 "#bytes", "#iterations", "t_min[usec]", "t_max[usec]", "t_typical[usec]",
+                 "t_avg[usec]", "t_stdev[usec]", "99% percentile[usec]",
+                 "99.9% percentile[usec]", "t_p90[usec]", "99.99% percentile[usec]", "#warmup");
+    } else {
+      const char* unit = c.report_gbits ? "Gb/sec" : "MB/sec";
+      fmt::print(out_, " {:>8} {:>14} {:>19} {:>22} {:>15} {:>8}\n", "#bytes", "#iterations",
+                 fmt::format("BW peak[{}]", unit), fmt::format("BW average[{}]", unit),
+                 "MsgRate[Mpps]", "#warmup");
+    }
+    out_.flush();
+  }
+
+  void size_done(const SizeResult& r) override {
+    if (r.latency) {
+      const auto& l = *r.latency;
+      fmt::print(out_,
+                 " {:>8} {:>11} {:>14.2f} {:>14.2f} {:>16.2f} {:>14.2f} {:>16.2f} {:>22.2f} "
+                 "{:>24.2f} {:>14.2f} {:>25.2f} {:>8}\n",
+                 r.bytes, l.count, l.min, l.max, l.median, l.mean, l.stdev, l.p99, l.p99_9, l.p90,
+                 l.p99_99, r.warmup);
+      if (r.histogram_relative_error)
+        fmt::print(out_, "          percentiles within {:.2f}% (histogram); min, max, mean exact\n",
+                   *r.histogram_relative_error * 100);
+    } else if (r.bandwidth && r.server_bandwidth) {
+      print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)");
+      print_bandwidth(r, *r.bandwidth, "  client -> server");
+      print_bandwidth(r, *r.server_bandwidth, "  server -> client");
+    } else if (r.bandwidth) {
+      print_bandwidth(r, *r.bandwidth, "");
+    } else if (!r.delivery) {
+      fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
+    }
+    if (r.delivery) {
+      const auto& d = *r.delivery;
+      fmt::print(out_, "          delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n",
+                 d.received, d.sent, d.lost(),
+                 d.sent ? 100.0 * static_cast<double>(d.lost()) / static_cast<double>(d.sent) : 0.0);
+    }
+    if (r.validated)
+      fmt::print(out_, "          validated: every byte of 2 untimed messages of this size\n");
+    print_cpu("client", r.cpu_client);
+    print_cpu("server", r.cpu_server);
+    out_.flush();
+  }
+
+  void end() override { fmt::print(out_, "{}\n", kRule); }
+
+ private:
+  void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label) {
+    const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
+    fmt::print(out_, " {:>8} {:>14} {:>19.2f} {:>22.2f} {:>15.6f} {:>8}{}\n", r.bytes, b.messages,
+               b.peak_mb_per_s * scale, b.average_mb_per_s * scale, b.message_rate_mpps, r.warmup,
+               label);
+    if (b.per_qp_mb_per_s.size() > 1) {
+      std::string each;
+      for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
+      fmt::print(out_, "          per QP average[{}]:{}\n", context_.report_gbits ? "Gb/sec" : "MB/sec", each);
+    }
+  }
+
+  void print_cpu(const char* side, const std::optional<CpuUsage>& cpu) {
+    if (!cpu) return;
+    const auto per_gb = cpu->process_cpu_s_per_gb
+                            ? fmt::format("{:.3f} CPU-s/GB", *cpu->process_cpu_s_per_gb)
+                            : std::string("no bytes moved");
+    fmt::print(out_,
+               "          CPU {}: {:.2f} cores (user {:.2f}, system {:.2f}), {}; machine {:.2f} of "
+               "{} cores busy\n",
+               side, cpu->process_cores, cpu->process_user_cores, cpu->process_system_cores,
+               per_gb, cpu->machine_cores, cpu->machine_cpus);
+  }
+
+  std::ostream& out_;
+  RunContext context_;
+};
+
+class TeeReporter final : public Reporter {
+ public:
+  explicit TeeReporter(std::vector<std::unique_ptr<Reporter>> r) : reporters_(std::move(r)) {}
+  void begin(const RunContext& c) override {
+    for (auto& r : reporters_) r->begin(c);
+  }
+  void size_done(const SizeResult& s) override {
+    for (auto& r : reporters_) r->size_done(s);
+  }
+  void end() override {
+    for (auto& r : reporters_) r->end();
+  }
+
+ private:
+  std::vector<std::unique_ptr<Reporter>> reporters_;
+};
+
+class SamplesReporter final : public Reporter {
+ public:
+  explicit SamplesReporter(std::ostream& out) : out_(out) {}
+  void begin(const RunContext& c) override { context_ = c; }
+  void size_done(const SizeResult& r) override {
+    if (r.latency_samples_us.empty()) return;
+    fmt::print(out_, "# {} {}: {} bytes, {} samples, {} in usec\n", context_.test, context_.role,
+               r.bytes, r.latency_samples_us.size(), context_.latency_kind);
+    for (double v : r.latency_samples_us) fmt::print(out_, "{:.6f}\n", v);
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  RunContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_console_reporter(std::ostream& out) {
+  return std::make_unique<ConsoleReporter>(out);
+}
+std::unique_ptr<Reporter> make_samples_reporter(std::ostream& out) {
+  return std::make_unique<SamplesReporter>(out);
+}
+std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters) {
+  return std::make_unique<TeeReporter>(std::move(reporters));
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,115 @@
+// JSON Lines: one object per message size, written by nlohmann::json.
+#include <ostream>
+
+#include "rdmabench/report/report.hpp"
+
+namespace rdmabench {
+
+nlohmann::json to_json(const RunContext& c) {
+  return {
+      {"test", c.test},
+      {"role", c.role},
+      {"version", c.version},
+      {"build_type", c.build_type},
+      {"host", c.host},
+      {"device", c.device},
+      {"port", c.port},
+      {"transport", c.transport},
+      {"link_layer", c.link_layer},
+      {"gid",
+       {{"index", c.gid_index}, {"value", c.gid}, {"type", c.gid_type}, {"reason", c.gid_reason}}},
+      {"mtu_bytes", c.mtu_bytes},
+      {"connection", c.connection},
+      {"connection_type", c.connection_type},
+      {"peer", c.peer},
+      {"memory",
+       {{"local", c.local_memory},
+        {"local_device", c.local_memory_device},
+        {"registration", c.memory_registration},
+        {"remote", c.remote_memory}}},
+      {"clock", c.clock},
+      {"tx_depth", c.tx_depth},
+      {"max_inline_bytes", c.max_inline},
+      {"queue_pairs", c.queue_pairs},
+      {"duration_s", c.duration_s},
+      {"bidirectional", c.bidirectional},
+      {"numa",
+       {{"device_node",
+         c.device_numa_node ? nlohmann::json(*c.device_numa_node) : nlohmann::json()},
+        {"pinned_cpus", c.pinned_cpus},
+        {"placement", c.cpu_placement}}},
+      {"gpu_relationship",
+       c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
+      {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+  };
+}
+
+nlohmann::json to_json(const BandwidthFigures& b) {
+  nlohmann::json j = {{"seconds", b.seconds},
+                      {"messages", b.messages},
+                      {"peak_MBps", b.peak_mb_per_s},
+                      {"average_MBps", b.average_mb_per_s},
+                      {"average_Gbps", b.average_mb_per_s * 8 / 1000},
+                      {"message_rate_Mpps", b.message_rate_mpps},
+                      {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
+  if (!b.per_qp_mb_per_s.empty()) j["per_qp_average_MBps"] = b.per_qp_mb_per_s;
+  return j;
+}
+
+nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
+  nlohmann::json j = {{"test", c.test}, {"role", c.role}, {"bytes", r.bytes},
+                      {"iterations", r.iterations}, {"warmup_iterations", r.warmup}};
+  if (r.latency) {
+    const auto& l = *r.latency;
+    j["latency"] = {{"unit", "usec"},  {"kind", c.latency_kind}, {"samples", l.count},
+                    {"min", l.min},    {"max", l.max},           {"mean", l.mean},
+                    {"stdev", l.stdev}, {"median", l.median},    {"p90", l.p90},
+                    {"p99", l.p99},    {"p99_9", l.p99_9},       {"p99_99", l.p99_99}};
+  }
+  if (r.histogram_relative_error) {
+    j["latency"]["percentiles_from"] = "histogram";
+    j["latency"]["percentile_relative_error"] = *r.histogram_relative_error;
+  }
+  if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
+  if (r.server_bandwidth) {
+    // -b: "bandwidth" is what this side (the client) sent.
+    j["bandwidth_server"] = to_json(*r.server_bandwidth);
+    if (r.bandwidth) j["bandwidth_both"] = to_json(add_directions(*r.bandwidth, *r.server_bandwidth));
+  }
+  if (r.cpu_client || r.cpu_server) {
+    j["cpu"] = {{"region", "warmup and timed iterations of this size"}};
+    if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
+    if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
+  }
+  if (r.delivery)
+    j["delivery"] = {{"sent", r.delivery->sent},
+                     {"received", r.delivery->received},
+                     {"lost", r.delivery->lost()}};
+  if (r.validated) j["validated"] = true;
+  j["context"] = to_json(c);
+  return j;
+}
+
+namespace {
+
+class JsonReporter final : public Reporter {
+ public:
+  explicit JsonReporter(std::ostream& out) : out_(out) {}
+  void begin(const RunContext& c) override { context_ = c; }
+  void size_done(const SizeResult& r) override {
+    out_ << to_json(r, context_).dump() << '\n';
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  RunContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter(std::ostream& out) {
+  return std::make_unique<JsonReporter>(out);
+}
+
+}  // namespace rdmabench

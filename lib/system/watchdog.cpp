@@ -1,0 +1,75 @@
+#include "system/watchdog.hpp"
+
+#include <poll.h>
+
+#include <cstring>
+
+namespace rdmabench::detail {
+
+namespace {
+constexpr Milliseconds kErrorGrace{500};
+}  // namespace
+
+void Watchdog::check(std::uint64_t progress) {
+  if (progress != last_progress_) {
+    last_progress_ = progress;
+    stalled_ = false;
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!stalled_) {
+    stalled_ = true;
+    stalled_since_ = now;
+  }
+  throw_if_peer_gone([&] {
+    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_,
+                       progress);
+  });
+  if (now - stalled_since_ > timeout_)
+    throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})",
+                            timeout_.count(), waiting_for_, progress),
+                "the peer or the fabric is stuck; raise --timeout if it is merely slow");
+}
+
+PeerState Watchdog::peer_state(Milliseconds grace, std::string& reason) {
+  PeerState state = control_.check_peer(reason);
+  // A fabric error often arrives a moment before the peer's socket closes
+  // (siw sees its TCP stream reset at once): give the cause time to show.
+  const auto until = std::chrono::steady_clock::now() + grace;
+  while (state == PeerState::alive && std::chrono::steady_clock::now() < until) {
+    pollfd p{control_.fd(), POLLIN, 0};
+    ::poll(&p, 1, 20);
+    state = control_.check_peer(reason);
+  }
+  return state;
+}
+
+void Watchdog::throw_peer_gone(PeerState state, const std::string& reason,
+                               const std::string& context) {
+  if (state == PeerState::closed)
+    throw Error(
+        fmt::format("{} closed the control connection mid-run {}", control_.peer_name(), context),
+        "the peer exited or crashed; see its output");
+  throw Error(fmt::format("{} gave up mid-run: {}", control_.peer_name(), reason));
+}
+
+void Watchdog::post_failed(int rc) {
+  // Providers return an errno value, some a negative one (siw: -1).
+  const std::string what = fmt::format("ibv_post_send failed: {}",
+                                       rc > 0 ? std::strerror(rc) : fmt::format("returned {}", rc));
+  throw_if_peer_gone([&] { return "(" + what + ")"; }, kErrorGrace);
+  throw Error(what, "the send queue overflowed or the QP left RTS");
+}
+
+void Watchdog::completion_failed(const ibv_wc& wc, int polled) {
+  if (polled < 0) throw Error("ibv_poll_cq failed: the completion queue is in error");
+  const std::string what =
+      fmt::format("completion with error: {} (status {}, vendor error 0x{:x}, wr_id {})",
+                  ibv_wc_status_str(wc.status), static_cast<int>(wc.status), wc.vendor_err, wc.wr_id);
+  throw_if_peer_gone([&] { return "(" + what + ")"; }, kErrorGrace);
+  throw Error(what, wc.status == IBV_WC_RETRY_EXC_ERR
+                        ? "the peer stopped answering: it exited, or the path is down"
+                        : failure_hint_);
+}
+
+}  // namespace rdmabench::detail

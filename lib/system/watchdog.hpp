@@ -1,0 +1,76 @@
+#pragma once
+// Notices a stuck or vanished peer from inside a spinning loop, at almost no
+// cost: every 2^20 idle spins it compares a progress counter, and only when
+// that has not moved since the last look does it read the clock and look at
+// the control connection. rxe never times out a QP whose peer died (retry
+// count 7 means forever there), so this is what ends such a run. When a
+// verbs call fails mid-run it also explains the failure, leading with the
+// peer's fate when that is the cause (siw fails the next post once the peer
+// is gone).
+
+#include <fmt/format.h>
+#include <infiniband/verbs.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/verbs/error.hpp"
+
+namespace rdmabench::detail {
+
+class Watchdog {
+ public:
+  Watchdog(ControlChannel& control, Milliseconds timeout, const char* waiting_for)
+      : control_(control), timeout_(timeout), waiting_for_(waiting_for) {}
+
+  /// ibv_post_send returned `rc` (its error; errno is not set).
+  [[noreturn]] void post_failed(int rc);
+  /// A completion carried an error status (or polling failed: n < 0).
+  [[noreturn]] void completion_failed(const ibv_wc& wc, int polled = 1);
+
+  /// What to suggest when a completion fails for a reason this test knows
+  /// better than the status does.
+  void set_failure_hint(std::string hint) { failure_hint_ = std::move(hint); }
+
+  /// Call on every idle spin; `progress` is any counter that grows.
+  void idle(std::uint64_t progress) {
+    if ((++spins_ & kCheckMask) == 0) [[unlikely]] check(progress);
+  }
+
+ private:
+  // About a millisecond of spinning on hardware, tens under emulation: often
+  // enough to notice a dead peer quickly, rare enough to cost nothing.
+  static constexpr std::uint64_t kCheckMask = (1u << 20) - 1;
+
+  /// A run that moved on since the last look costs one comparison: the
+  /// clock read, the socket poll (two system calls) and the message text
+  /// are spent only on a run that has stood still. A look that lands inside
+  /// a microsecond-scale latency sample would otherwise lengthen it.
+  [[gnu::noinline]] void check(std::uint64_t progress);
+
+  /// Throws when the peer closed the control connection or aborted, waiting
+  /// up to `grace` for that to show; `context()` says what this side was
+  /// doing, and is formatted only then.
+  template <typename Context>
+  void throw_if_peer_gone(Context context, Milliseconds grace = Milliseconds(0)) {
+    std::string reason;
+    if (const PeerState state = peer_state(grace, reason); state != PeerState::alive)
+      throw_peer_gone(state, reason, context());
+  }
+  PeerState peer_state(Milliseconds grace, std::string& reason);
+  [[noreturn]] void throw_peer_gone(PeerState state, const std::string& reason,
+                                    const std::string& context);
+
+  ControlChannel& control_;
+  Milliseconds timeout_;
+  const char* waiting_for_;
+  std::uint64_t last_progress_ = ~0ull;
+  bool stalled_ = false;  ///< no progress at the last look
+  std::chrono::steady_clock::time_point stalled_since_;
+  std::uint64_t spins_ = 0;
+  std::string failure_hint_;
+};
+
+}  // namespace rdmabench::detail

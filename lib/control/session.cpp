@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <netdb.h>
 
+#include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "control/address.hpp"
@@ -253,21 +254,7 @@ Session Server::accept_client() {
       control.send(wire::Reject{*conflict});
       throw Error(fmt::format("refused {}: {}", control.peer_name(), *conflict));
     }
-    TestSpec adopted = m.spec;
-    adopted.sizes = hello->sizes;
-    adopted.iterations = hello->iterations;
-    adopted.warmup = hello->warmup;
-    adopted.warmup_each_size = hello->warmup_each_size;
-    adopted.passive_wait = hello->passive_wait;
-    adopted.tx_depth = hello->tx_depth;
-    adopted.cq_mod = hello->cq_mod;
-    adopted.rx_depth = hello->rx_depth;
-    adopted.post_list = hello->post_list;
-    adopted.cpu_util = hello->cpu_util;
-    adopted.validate = hello->validate;
-    adopted.atomic = hello->atomic;
-    adopted.queue_pairs = hello->queue_pairs;
-    adopted.duration_s = hello->duration_s;
+    TestSpec adopted = adopt_client_choice(m.spec, *hello);
     if (m.context) {
       try {
         check_sizes_fit(adopted, m.port);

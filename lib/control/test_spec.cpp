@@ -87,40 +87,6 @@ std::optional<std::string> find_unsupported(const TestSpec& spec) {
   return std::nullopt;
 }
 
-std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client) {
-  if (server.operation != client.operation || server.measurement != client.measurement) {
-    return "mismatched test: the server runs rdma_" + test_name(server) + ", the client rdma_" +
-           test_name(client) + "; run the same binary on both sides";
-  }
-  if (server.operation == Operation::atomic && server.atomic != client.atomic) {
-    return "mismatched -A/--atomic-type: the server runs " + to_string(server.atomic) +
-           ", the client " + to_string(client.atomic) + "; give the same on both sides";
-  }
-  if (server.connect != client.connect) {
-    return "mismatched --rdma-cm: the server connects with " + to_string(server.connect) +
-           ", the client with " + to_string(client.connect) +
-           "; give -R/--rdma-cm on both sides or on neither";
-  }
-  if (server.qp_type != client.qp_type) {
-    return "mismatched -c/--connection: the server uses " + to_string(server.qp_type) +
-           " queue pairs, the client " + to_string(client.qp_type) +
-           "; give the same -c on both sides";
-  }
-  if (server.write_with_imm != client.write_with_imm) {
-    return std::string("mismatched --write-with-imm: the ") +
-           (server.write_with_imm ? "server" : "client") + " gives it, the " +
-           (server.write_with_imm ? "client" : "server") +
-           " does not; give --write-with-imm on both sides or on neither";
-  }
-  if (server.bidirectional != client.bidirectional) {
-    return std::string("mismatched -b/--bidirectional: the ") +
-           (server.bidirectional ? "server" : "client") + " gives it, the " +
-           (server.bidirectional ? "client" : "server") +
-           " does not; give -b on both sides or on neither";
-  }
-  return std::nullopt;
-}
-
 std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes) {
   if (spec.cq_mod) return spec.cq_mod;
   // Three quarters of the queue per completion, at most 100 (perftest's

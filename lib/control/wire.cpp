@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::wire {
@@ -96,30 +97,25 @@ MessageType type_of(const Message& m) {
       m);
 }
 
+/// One field of the hello, by the type its row in kTestParameters gives it.
+template <typename T>
+void put_field(Writer& w, const T& value) {
+  if constexpr (std::is_same_v<T, bool> || std::is_enum_v<T>) {
+    w.u8(static_cast<std::uint8_t>(value));
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    w.u32(value);
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    w.u64(value);
+  } else {
+    static_assert(std::is_same_v<T, std::vector<std::uint64_t>>, "a hello field of a new type");
+    require(value.size() <= kMaxSizes, "more than 64 message sizes in one run");
+    w.u16(static_cast<std::uint16_t>(value.size()));
+    for (auto v : value) w.u64(v);
+  }
+}
+
 void write_body(Writer& w, const Hello& m) {
-  const TestSpec& s = m.spec;
-  w.u8(static_cast<std::uint8_t>(s.operation));
-  w.u8(static_cast<std::uint8_t>(s.measurement));
-  w.u8(static_cast<std::uint8_t>(s.connect));
-  w.u64(s.iterations);
-  w.u32(s.warmup);
-  w.u32(s.tx_depth);
-  w.u32(s.rx_depth);
-  w.u32(s.post_list);
-  w.u32(s.cq_mod);
-  w.u8(s.cpu_util);
-  w.u8(s.validate);
-  w.u8(static_cast<std::uint8_t>(s.atomic));
-  w.u32(s.queue_pairs);
-  w.u32(s.duration_s);
-  w.u8(s.bidirectional);
-  require(s.sizes.size() <= kMaxSizes, "more than 64 message sizes in one run");
-  w.u16(static_cast<std::uint16_t>(s.sizes.size()));
-  for (auto size : s.sizes) w.u64(size);
-  w.u8(static_cast<std::uint8_t>(s.qp_type));
-  w.u8(s.write_with_imm);
-  w.u8(s.warmup_each_size);
-  w.u8(static_cast<std::uint8_t>(s.passive_wait));
+  for_each_test_parameter([&](const auto& row) { put_field(w, m.spec.*row.member); });
 }
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
 void write_body(Writer& w, const Abort& m) { w.text(m.reason); }
@@ -190,41 +186,40 @@ void write_body(Writer& w, const Endpoint& m) {
   w.text(m.memory);
 }
 
-template <typename Enum>
-Enum checked_enum(std::uint8_t raw, std::uint8_t max, const char* field) {
-  require(raw >= 1 && raw <= max, fmt::format("hello message: unknown {} code {}", field, raw));
-  return static_cast<Enum>(raw);
+template <typename T>
+T get_field(Reader& r, const char* key) {
+  if constexpr (std::is_same_v<T, bool>) {
+    const auto raw = r.u8();
+    require(raw <= 1, fmt::format("hello message: {} flag {} (expected 0 or 1)", key, raw));
+    return raw == 1;
+  } else if constexpr (std::is_enum_v<T>) {
+    const auto raw = r.u8();
+    require(raw >= 1 && raw <= EnumNames<T>::names.size(),
+            fmt::format("hello message: unknown {} code {}", EnumNames<T>::what, raw));
+    return static_cast<T>(raw);
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    return r.u32();
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    return r.u64();
+  } else {
+    const std::size_t count = r.u16();
+    require(count >= 1 && count <= kMaxSizes,
+            fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
+    T values(count);
+    for (auto& v : values) v = r.u64();
+    return values;
+  }
 }
 
+/// Decodes every field, then applies the command line's range rules: a
+/// value no client could have been given never reaches the server.
 Hello read_hello(Reader& r) {
   Hello h;
-  TestSpec& s = h.spec;
-  s.operation = checked_enum<Operation>(r.u8(), 4, "operation");
-  s.measurement = checked_enum<Measurement>(r.u8(), 2, "measurement");
-  s.connect = checked_enum<ConnectMethod>(r.u8(), 2, "connection method");
-  s.iterations = r.u64();
-  s.warmup = r.u32();
-  s.tx_depth = r.u32();
-  s.rx_depth = r.u32();
-  s.post_list = r.u32();
-  s.cq_mod = r.u32();
-  s.cpu_util = r.u8() != 0;
-  s.validate = r.u8() != 0;
-  s.atomic = checked_enum<AtomicOp>(r.u8(), 2, "atomic operation");
-  s.queue_pairs = r.u32();
-  require(s.queue_pairs >= 1 && s.queue_pairs <= kMaxQueuePairs,
-          fmt::format("hello message: {} queue pairs (expected 1 to {})", s.queue_pairs, kMaxQueuePairs));
-  s.duration_s = r.u32();
-  s.bidirectional = r.u8() != 0;
-  const std::size_t count = r.u16();
-  require(count >= 1 && count <= kMaxSizes,
-          fmt::format("hello message: {} message sizes (expected 1 to {})", count, kMaxSizes));
-  s.sizes.resize(count);
-  for (auto& size : s.sizes) size = r.u64();
-  s.qp_type = checked_enum<QpType>(r.u8(), 3, "queue pair type");
-  s.write_with_imm = r.u8() != 0;
-  s.warmup_each_size = r.u8() != 0;
-  s.passive_wait = checked_enum<PassiveWait>(r.u8(), 3, "passive wait");
+  for_each_test_parameter([&](const auto& row) {
+    using T = typename std::decay_t<decltype(row)>::Value;
+    h.spec.*row.member = get_field<T>(r, row.key);
+  });
+  if (auto problem = find_out_of_range(h.spec)) throw Error("hello message: " + *problem);
   return h;
 }
 

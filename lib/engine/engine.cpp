@@ -137,6 +137,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
+  c.parameters = s.spec;
   if (latency && server_is_passive(s.spec)) {
     const std::string choice =
         s.spec.passive_wait == PassiveWait::automatic

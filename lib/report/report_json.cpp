@@ -1,9 +1,28 @@
 // JSON Lines: one object per message size, written by nlohmann::json.
 #include <ostream>
 
+#include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/report/report.hpp"
 
 namespace rdmabench {
+
+namespace {
+
+/// Every test parameter by its key; enums by the names the options use.
+nlohmann::json parameters_json(const TestSpec& spec) {
+  nlohmann::json j = nlohmann::json::object();
+  for_each_test_parameter([&](const auto& row) {
+    const auto& value = spec.*row.member;
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (TestEnum<T>)
+      j[row.key] = EnumNames<T>::names.at(static_cast<std::size_t>(value) - 1);
+    else
+      j[row.key] = value;
+  });
+  return j;
+}
+
+}  // namespace
 
 nlohmann::json to_json(const RunContext& c) {
   return {
@@ -41,6 +60,7 @@ nlohmann::json to_json(const RunContext& c) {
       {"gpu_relationship",
        c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
       {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+      {"parameters", parameters_json(c.parameters)},
   };
 }
 

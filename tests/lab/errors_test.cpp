@@ -109,13 +109,14 @@ TEST_CASE("size 0 is a usage error", "[lab][errors]") {
 }
 
 TEST_CASE("size above what the device can carry is refused before connecting", "[lab][errors]") {
-  // 1 TiB exceeds any port's max_msg_sz and max_mr_size; nothing listens on
-  // the port, so reaching the network would be a different error.
-  auto p = run_alone({bin("rdma_write_bw"), "-d", roce().name, "-s", "1024G", "-p",
+  // 4095 MiB fits the protocol's 32-bit message length but exceeds rxe's
+  // max_msg_sz (2 GiB); nothing listens on the port, so reaching the network
+  // would be a different error.
+  auto p = run_alone({bin("rdma_write_bw"), "-d", roce().name, "-s", "4095M", "-p",
                       std::to_string(free_port_pair()), "127.0.0.1"});
   INFO(p->describe());
   CHECK(p->wait_for(0ms) == 1);
-  CHECK_THAT(p->err(), Catch::Contains("message size 1099511627776 exceeds the largest message"));
+  CHECK_THAT(p->err(), Catch::Contains("message size 4293918720 exceeds the largest message"));
 }
 
 TEST_CASE("client with no server gives up within --timeout", "[lab][errors]") {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/control/test_parameters.hpp"
 
 using namespace rdmabench;
 

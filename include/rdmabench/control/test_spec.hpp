@@ -78,11 +78,6 @@ std::string to_string(ConnectMethod method);
 std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP
 
-/// The first option on which a server configured as `server` cannot serve a
-/// client asking for `client`, as a message naming the option; nullopt if
-/// they are compatible.
-std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
-
 /// The first option combination that cannot run on any device (reads on UC,
 /// writes on UD, rdma_cm with UC or UD), as a message naming both options;
 /// nullopt if the spec is coherent.

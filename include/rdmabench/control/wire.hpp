@@ -14,7 +14,7 @@
 
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/report/result.hpp"
-#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/control/test_parameters.hpp"
 
 namespace rdmabench::wire {
 
@@ -23,9 +23,7 @@ inline constexpr std::uint32_t kMagic = 0x52444D42;  // "RDMB"
 inline constexpr std::uint16_t kVersion = 4;
 inline constexpr std::size_t kHeaderSize = 12;
 inline constexpr std::uint32_t kMaxPayload = 64 * 1024;
-inline constexpr std::size_t kMaxSizes = 64;
 inline constexpr std::size_t kMaxText = 1024;
-inline constexpr std::uint32_t kMaxQueuePairs = 1024;
 
 enum class MessageType : std::uint16_t {
   hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5, cpu_report = 6,

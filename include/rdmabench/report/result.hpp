@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/control/test_spec.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/stats/stats.hpp"
 
@@ -107,6 +108,9 @@ struct RunContext {
   /// With GPU memory on this side: the GPU's relationship to the device
   /// ("PIX: ..."), from the topology. Empty without a GPU.
   std::string gpu_relationship;
+  /// The agreed test parameters, written by name from their table
+  /// (control/test_parameters.hpp) as the JSON context's `parameters`.
+  TestSpec parameters;
 };
 
 }  // namespace rdmabench

@@ -1,0 +1,75 @@
+#include "cli/combinations.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/table_options.hpp"
+
+namespace po = boost::program_options;
+
+namespace rdmabench::cli {
+
+namespace {
+
+/// Options that apply to some kinds of benchmark only.
+void check_applicability(const BenchmarkKind& kind, const po::variables_map& vm, const TestSpec& spec) {
+  const bool bandwidth = kind.measurement == Measurement::bandwidth;
+  if (given(vm, "atomic") && kind.operation != Operation::atomic)
+    throw UsageError("-A/--atomic-type applies to atomic tests; " + kind.name + " runs none");
+  if (given(vm, "post_list") && !bandwidth)
+    throw UsageError("-l/--post-list applies to bandwidth tests; " + kind.name + " has one message in flight");
+  if (given(vm, "rx_depth") && kind.operation != Operation::send)
+    throw UsageError("-r/--rx-depth applies to send tests; " + kind.name + " posts no receives");
+  if (given(vm, "queue_pairs") && !bandwidth)
+    throw UsageError("-q/--qp applies to bandwidth tests; " + kind.name + " times one message at a time on one QP");
+  if (spec.bidirectional && !bandwidth)
+    throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
+                     " already times messages in both directions");
+  if (spec.write_with_imm && kind.operation != Operation::write)
+    throw UsageError("--write-with-imm applies to write tests; " + kind.name + " performs no RDMA writes");
+  const bool idle_server = server_is_passive(spec) && !bandwidth;
+  if (given(vm, "passive_wait") && !idle_server)
+    throw UsageError("--passive-wait applies to rdma_read_lat and rdma_atomic_lat, whose server "
+                     "is idle while the client times; " + kind.name +
+                     (bandwidth ? " is a bandwidth test" : "'s server answers every message"));
+  if (spec.validate && kind.operation == Operation::atomic)
+    throw UsageError("--validate checks data transfers; atomics move no buffer to check");
+}
+
+/// A timed run (-D) against the options of a counted one.
+void check_duration(const po::variables_map& vm, const CommandLine& cl) {
+  if (!given(vm, "duration_s")) return;
+  if (given(vm, "iterations"))
+    throw UsageError("-D/--duration and -n/--iters conflict: a run is either timed or counted; give one");
+  if (vm["all"].as<bool>())
+    throw UsageError("-D/--duration and -a/--all conflict: a timed run measures one size; give -s");
+  if (given(vm, "warmup"))
+    throw UsageError("-D/--duration and --warmup conflict: a timed run leaves out its first tenth "
+                     "instead of counted warm-up messages");
+  if (!cl.samples_path.empty())
+    throw UsageError("-D/--duration and --dump-samples conflict: a timed run keeps a histogram, "
+                     "not every sample; use -n to keep them");
+}
+
+/// Where the results go.
+void check_outputs(const BenchmarkKind& kind, const CommandLine& cl) {
+  if (cl.bare_output && cl.json_path == "-")
+    throw UsageError("--output and --json - both want stdout; write the JSON to a file");
+  if (!cl.samples_path.empty() && kind.measurement != Measurement::latency)
+    throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
+  if (!cl.ready_file.empty() && cl.is_client())
+    throw UsageError("--ready-file applies to the server, which listens; drop it on the client");
+}
+
+}  // namespace
+
+void check_combinations(const BenchmarkKind& kind, const po::variables_map& vm, const CommandLine& cl) {
+  check_applicability(kind, vm, cl.spec);
+  // The same range rules a server applies to a client's hello, here for the
+  // limits one option sets another (-l and -Q within -t, -r for send_lat).
+  if (auto problem = find_out_of_range(cl.spec)) throw UsageError(*problem);
+  check_duration(vm, cl);
+  check_outputs(kind, cl);
+  if (auto problem = find_unsupported(cl.spec)) throw UsageError(*problem);
+}
+
+}  // namespace rdmabench::cli

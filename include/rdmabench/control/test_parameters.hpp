@@ -1,0 +1,192 @@
+#pragma once
+/// @file
+/// Every test parameter, defined once. The table kTestParameters drives:
+/// the command-line options (bench/cli declares and parses its rows), the
+/// hello's wire encoding and decoding (in row order), the conflict check
+/// between the two sides, the server's adoption of the client's choice, the
+/// range check (the same rules for the command line and for what a server
+/// adopts), and the `parameters` object of the report context.
+///
+/// Adding a parameter: a field in TestSpec, a row here, and the code that
+/// uses the value. Nothing else spells it.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "rdmabench/control/test_spec.hpp"
+
+namespace rdmabench {
+
+/// How the two sides treat a parameter of the hello.
+enum class Agreement : std::uint8_t {
+  fixed,       ///< follows from the binary; a difference means another test
+  must_match,  ///< each side gives it; a difference is refused, naming the option
+  adopt,       ///< the client chooses; the server takes the client's value
+};
+
+/// Where a generic option appears in --help; none: not declared from the
+/// table (the binary implies it, or bench/cli declares it by hand).
+enum class OptionGroup : std::uint8_t { none, connection, test, placement, output };
+
+/// The values an integer parameter may take: min..max, and also 0 when
+/// zero_means_default (0 stands for "not given": the library chooses).
+struct Bounds {
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  bool zero_means_default = false;
+  const char* unit = "";  ///< appended to the range in messages: " seconds"
+};
+
+/// One row of the table.
+template <typename T>
+struct TestParameter {
+  using Value = T;
+  const char* key;     ///< name in the report context and in wire messages: "iterations"
+  const char* option;  ///< as a user spells it: "-n/--iters"; "" when no option sets it
+  T TestSpec::*member;
+  Agreement agreement;
+  OptionGroup group = OptionGroup::none;
+  const char* help = "";  ///< --help text; "{}" stands for the binary's default
+  Bounds bounds{};        ///< integers and each element of a list of sizes
+  /// must_match enums: the message after "mismatched OPTION: ", with
+  /// {server} and {client} for the two values; empty: a generic one.
+  const char* mismatch = "";
+};
+
+/// The names of an enum's values as the command line and the reports spell
+/// them; code k (the wire's byte) is names[k - 1].
+template <typename E>
+struct EnumNames;
+template <>
+struct EnumNames<Operation> {
+  static constexpr std::array<const char*, 4> names{"write", "read", "send", "atomic"};
+  static constexpr const char* what = "operation";
+};
+template <>
+struct EnumNames<Measurement> {
+  static constexpr std::array<const char*, 2> names{"bandwidth", "latency"};
+  static constexpr const char* what = "measurement";
+};
+template <>
+struct EnumNames<ConnectMethod> {
+  static constexpr std::array<const char*, 2> names{"out-of-band TCP", "rdma_cm"};
+  static constexpr const char* what = "connection method";
+};
+template <>
+struct EnumNames<AtomicOp> {
+  static constexpr std::array<const char*, 2> names{"FETCH_AND_ADD", "CMP_AND_SWAP"};
+  static constexpr const char* what = "atomic operation";
+};
+template <>
+struct EnumNames<QpType> {
+  static constexpr std::array<const char*, 3> names{"RC", "UC", "UD"};
+  static constexpr const char* what = "queue pair type";
+};
+template <>
+struct EnumNames<PassiveWait> {
+  static constexpr std::array<const char*, 3> names{"auto", "spin", "sleep"};
+  static constexpr const char* what = "passive wait";
+};
+
+template <typename T>
+concept TestEnum = std::is_enum_v<T> && requires { EnumNames<T>::names; };
+
+/// The largest message: one scatter entry's 32-bit length can describe it
+/// (RDMA defines messages up to 2^31 bytes; devices say less in max_msg_sz).
+inline constexpr std::uint64_t kMaxMessageBytes = (std::uint64_t{1} << 32) - 1;
+/// Sizes in one run (the hello carries at most this many).
+inline constexpr std::size_t kMaxSizes = 64;
+/// Queue pairs one run may spread over (-q).
+inline constexpr std::uint32_t kMaxQueuePairs = 1024;
+
+// clang-format off
+/// The rows, in the order the hello carries them (changing the order or a
+/// type changes the wire format: bump wire::kVersion).
+inline constexpr auto kTestParameters = std::make_tuple(
+    TestParameter<Operation>{"operation", "", &TestSpec::operation, Agreement::fixed},
+    TestParameter<Measurement>{"measurement", "", &TestSpec::measurement, Agreement::fixed},
+    TestParameter<ConnectMethod>{"connect", "--rdma-cm", &TestSpec::connect, Agreement::must_match,
+        OptionGroup::none, "", {},
+        "the server connects with {server}, the client with {client}; give -R/--rdma-cm on both "
+        "sides or on neither"},
+    TestParameter<std::uint64_t>{"iterations", "-n/--iters", &TestSpec::iterations, Agreement::adopt,
+        OptionGroup::test, "timed iterations per size (default {})", {1, 1'000'000'000}},
+    TestParameter<std::uint32_t>{"warmup", "--warmup", &TestSpec::warmup, Agreement::adopt,
+        OptionGroup::test, "untimed iterations before each size (default: 100, or the tx depth for "
+        "bandwidth, where an -a sweep warms its first size only)", {0, 1'000'000'000}},
+    TestParameter<std::uint32_t>{"tx_depth", "-t/--tx-depth", &TestSpec::tx_depth, Agreement::adopt,
+        OptionGroup::test, "operations in flight (default {})", {1, 65536}},
+    TestParameter<std::uint32_t>{"rx_depth", "-r/--rx-depth", &TestSpec::rx_depth, Agreement::adopt,
+        OptionGroup::test, "receives kept posted (send tests; default 512, 4096 on iWARP)",
+        {1, 65536, true}},
+    TestParameter<std::uint32_t>{"post_list", "-l/--post-list", &TestSpec::post_list, Agreement::adopt,
+        OptionGroup::test, "work requests per post, chained (bandwidth tests; default 1)", {1, 65536}},
+    TestParameter<std::uint32_t>{"cq_mod", "-Q/--cq-mod", &TestSpec::cq_mod, Agreement::adopt,
+        OptionGroup::test, "signal one write in N (bandwidth; default 3/4 of the tx depth, at most "
+        "100, and at least one per 64 KiB)", {1, 65536, true}},
+    TestParameter<bool>{"cpu_util", "--cpu-util", &TestSpec::cpu_util, Agreement::adopt,
+        OptionGroup::output, "report the CPU cost of each size on both sides"},
+    TestParameter<bool>{"validate", "--validate", &TestSpec::validate, Agreement::adopt,
+        OptionGroup::output, "after each size, check every byte of untimed messages"},
+    TestParameter<AtomicOp>{"atomic", "-A/--atomic-type", &TestSpec::atomic, Agreement::must_match,
+        OptionGroup::test, "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP", {},
+        "the server runs {server}, the client {client}; give the same on both sides"},
+    TestParameter<std::uint32_t>{"queue_pairs", "-q/--qp", &TestSpec::queue_pairs, Agreement::adopt,
+        OptionGroup::test, "queue pairs on the connection (bandwidth tests; default 1)",
+        {1, kMaxQueuePairs}},
+    TestParameter<std::uint32_t>{"duration_s", "-D/--duration", &TestSpec::duration_s, Agreement::adopt,
+        OptionGroup::test, "run each size for SECONDS instead of -n; the first and last tenth are "
+        "not timed", {1, 86400, true, " seconds"}},
+    TestParameter<bool>{"bidirectional", "-b/--bidirectional", &TestSpec::bidirectional,
+        Agreement::must_match, OptionGroup::test,
+        "both sides send at once (bandwidth tests; give it on both sides)"},
+    TestParameter<std::vector<std::uint64_t>>{"sizes", "-s/--size", &TestSpec::sizes, Agreement::adopt,
+        OptionGroup::none, "", {1, kMaxMessageBytes}},
+    TestParameter<QpType>{"qp_type", "-c/--connection", &TestSpec::qp_type, Agreement::must_match,
+        OptionGroup::connection,
+        "queue pair type: RC (default), UC (sends and writes) or UD (sends; one MTU per message)", {},
+        "the server uses {server} queue pairs, the client {client}; give the same -c on both sides"},
+    TestParameter<bool>{"write_with_imm", "--write-with-imm", &TestSpec::write_with_imm,
+        Agreement::must_match, OptionGroup::test,
+        "writes carry immediate data; the target reaps a completion for each (write tests; not on "
+        "iWARP)"},
+    TestParameter<bool>{"warmup_each_size", "", &TestSpec::warmup_each_size, Agreement::adopt},
+    TestParameter<PassiveWait>{"passive_wait", "--passive-wait", &TestSpec::passive_wait,
+        Agreement::adopt, OptionGroup::placement,
+        "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), "
+        "so a soft device's responder thread never waits for a CPU to wake, or lets it idle "
+        "(sleep); auto (default) spins on iWARP only; the client's choice holds"});
+// clang-format on
+
+/// Calls `visit(row)` for every row, in order.
+template <typename Visit>
+void for_each_test_parameter(Visit&& visit) {
+  std::apply([&](const auto&... row) { (visit(row), ...); }, kTestParameters);
+}
+
+/// "-n" from "-n/--iters", "--warmup" from "--warmup": how a message that
+/// asks for the option again spells it.
+std::string_view short_spelling(std::string_view option);
+
+/// The first option on which a server configured as `server` cannot serve a
+/// client asking for `client`, as a message naming the option; nullopt if
+/// they are compatible.
+std::optional<std::string> find_conflict(const TestSpec& server, const TestSpec& client);
+
+/// The spec a server runs for `client`: its own values of the fixed and
+/// must-match parameters, the client's of every adopted one.
+TestSpec adopt_client_choice(const TestSpec& server, const TestSpec& client);
+
+/// The first parameter outside its bounds, or a combination the bounds of
+/// one another forbid (-l or -Q above -t), as a message naming the option,
+/// its value and what is allowed; nullopt if every value is allowed. The
+/// command line and a server adopting a client's hello apply the same.
+std::optional<std::string> find_out_of_range(const TestSpec& spec);
+
+}  // namespace rdmabench

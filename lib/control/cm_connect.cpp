@@ -11,7 +11,7 @@
 namespace rdmabench::detail {
 
 rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type expected,
-                             Milliseconds timeout, ControlChannel& control) {
+                             Milliseconds timeout, Bootstrap& control) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<Milliseconds>(deadline -
@@ -20,7 +20,7 @@ rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type exp
       throw Error(fmt::format("timed out after {} ms waiting for rdma_cm event {}",
                               timeout.count(), rdma_event_str(expected)),
                   "is the address the one of an RDMA device on the server (e.g. siw0's IP)?");
-    pollfd fds[2] = {{channel->fd, POLLIN, 0}, {control.fd(), POLLIN, 0}};
+    pollfd fds[2] = {{channel->fd, POLLIN, 0}, {control.wait_fd(), POLLIN, 0}};
     const int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 500)));
     if (n < 0 && errno != EINTR) throw_system_error("poll", errno);
     if (n <= 0) continue;

@@ -24,8 +24,8 @@ namespace rdmabench {
 
 using namespace detail;
 
-Session::Session(Role r, ControlChannel c, TestSpec s)
-    : role(r), spec(std::move(s)), control(std::move(c)) {}
+Session::Session(Role r, std::unique_ptr<Bootstrap> p, TestSpec s)
+    : role(r), spec(std::move(s)), peer(std::move(p)) {}
 
 Session::~Session() {
   // Tell rdma_cm we are leaving while the QPs still exist; members then
@@ -50,12 +50,12 @@ std::uint32_t path_mtu_of(ibv_qp* qp) {
 /// to both roles.
 void finish_handshake(Session& s) {
   for (std::size_t q = 0; q < s.qps.size(); ++q) {
-    const auto peer = s.control.exchange(local_endpoint(s, q), s.timeout, "endpoint");
+    const auto peer = s.peer->exchange(local_endpoint(s, q), s.timeout, "endpoint");
     if (s.cm_ids.empty()) connect_qp(s, q, peer);
     if (q == 0) adopt_remote(s, peer);
   }
   if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
-  s.control.barrier(kConnectedBarrier, s.timeout);
+  s.peer->barrier(kConnectedBarrier, s.timeout);
 }
 
 /// The address family the server is reached by (for the GID choice).
@@ -79,14 +79,14 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     s.cm_ids.emplace_back(id);
     if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
       throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, s.control));
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, *s.peer));
     if (config.qp.traffic_class) {
       std::uint8_t tos = config.qp.traffic_class;
       if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
         throw_system_error("rdma_set_option(TOS) for --tclass", errno);
     }
     if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, s.control));
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, *s.peer));
 
     if (q == 0) {
       adopt_cm_device(s, config, notice);
@@ -96,7 +96,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     add_queue_pair(s, id);
     auto parameters = cm_parameters(s);
     if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, s.control));
+    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, *s.peer));
   }
 }
 
@@ -121,12 +121,14 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     check_qp_options(config.qp, port, spec.connect, notice);
   }
 
-  Session s(Role::client, connect_control(config.server, config.tcp_port, config.timeout), spec);
+  Session s(Role::client,
+            std::make_unique<ControlChannel>(connect_control(config.server, config.tcp_port, config.timeout)),
+            spec);
   s.memory = std::move(memory);
   s.timeout = config.timeout;
   s.qp_options = config.qp;
-  s.control.send(wire::Hello{spec});
-  const auto accepted = s.control.receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
+  s.peer->send(wire::Hello{spec});
+  const auto accepted = s.peer->receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
   require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
 
   try {
@@ -141,7 +143,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     }
     finish_handshake(s);
   } catch (const Error& e) {
-    s.control.try_abort(e.what());
+    s.peer->try_abort(e.what());
     throw;
   }
   return s;
@@ -198,7 +200,7 @@ struct Server::Impl {
     s.cm_events.reset(rdma_create_event_channel());
     if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
     for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
-      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, s.control);
+      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, *s.peer);
       rdma_cm_id* id = request->id;
       const rdma_conn_param asked = request->param.conn;
       rdma_ack_cm_event(request);
@@ -216,7 +218,7 @@ struct Server::Impl {
       s.read_responders = std::min(s.read_responders, asked.initiator_depth);
       auto parameters = cm_parameters(s);
       if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
-      rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, s.control));
+      rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, *s.peer));
     }
   }
 };
@@ -267,7 +269,7 @@ Session Server::accept_client() {
     }
     control.send(wire::Barrier{kAcceptedBarrier});
 
-    Session s(Role::server, std::move(control), std::move(adopted));
+    Session s(Role::server, std::make_unique<ControlChannel>(std::move(control)), std::move(adopted));
     s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config.memory, s.spec);
     s.timeout = m.config.timeout;
     s.qp_options = m.config.qp;
@@ -283,7 +285,7 @@ Session Server::accept_client() {
       }
       finish_handshake(s);
     } catch (const Error& e) {
-      s.control.try_abort(e.what());
+      s.peer->try_abort(e.what());
       throw;
     }
     return s;

@@ -9,10 +9,9 @@ namespace rdmabench::detail {
 /// Latency loops signal one message in kLatencySignalEvery (and the last).
 /// They look for its completion right after the post, while the peer's
 /// answer is on its way, and otherwise reap it just before the next
-/// signaled post. Every message is signaled, as perftest does: siw sends
-/// an unsignaled work request of a page or more by zero-copy sendpage, which
-/// over loopback cost 4 KiB write_lat 30% (lab, siw0: 63 against 49 usec);
-/// on rxe0 signaling each message measured the same as one in 16. The send
+/// signaled post. Every message is signaled, as perftest does: siw's zero-copy path for
+/// unsignaled messages of a page or more is slow over loopback
+/// (docs/methodology.md#selective-signaling). The send
 /// queue holds two batches, so a post never finds it full.
 inline constexpr std::uint32_t kLatencySignalEvery = 1;
 inline constexpr std::uint32_t kLatencySendDepth = 2 * kLatencySignalEvery;
@@ -63,7 +62,7 @@ void adopt_cm_device(Session& session, const SideConfig& config, const Notice& n
 /// Waits for one rdma_cm event of type `expected` on `channel`, watching the
 /// control connection meanwhile. The caller acks the returned event.
 rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type expected,
-                             Milliseconds timeout, ControlChannel& control);
+                             Milliseconds timeout, Bootstrap& control);
 
 /// Connection parameters for rdma_connect/rdma_accept.
 rdma_conn_param cm_parameters(const Session& session);

@@ -92,11 +92,9 @@ std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes) {
   // Three quarters of the queue per completion, at most 100 (perftest's
   // default): leaving a quarter of the queue free keeps it busy while the
   // completion is reaped. Selective signaling saves completions on small
-  // messages; on large ones a completion each costs nothing (rxe0: 64 KiB
-  // write_bw the same within noise), while siw sends an unsignaled message
-  // of a page or more by zero-copy sendpage, the slow path over loopback
-  // (siw0: 64 KiB write_bw 300 MB/s unsignaled, 480 with each signaled).
-  // Hence at least one completion per 64 KiB, which also keeps an 8 MiB
+  // messages; on large ones a completion each costs nothing, while siw sends
+  // an unsignaled message of a page or more by zero-copy sendpage, the slow
+  // path over loopback (docs/methodology.md#selective-signaling). Hence at least one completion per 64 KiB, which also keeps an 8 MiB
   // sweep on a slow fabric from going seconds without one (the watchdog
   // would take that for a stuck peer).
   const auto by_queue = std::clamp<std::uint32_t>(spec.tx_depth * 3 / 4, 1, 100);

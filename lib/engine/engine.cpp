@@ -69,10 +69,10 @@ std::uint64_t bytes_moved(const TestSpec& spec, std::uint32_t warmup, const Size
 /// from its own figures.
 void exchange_bandwidth_figures(Session& s, SizeResult& result) {
   if (s.role == Role::server) {
-    if (result.bandwidth) s.control.send(wire::BandwidthReport{*result.bandwidth});
+    if (result.bandwidth) s.peer->send(wire::BandwidthReport{*result.bandwidth});
   } else {
     result.server_bandwidth =
-        s.control.receive_expected<wire::BandwidthReport>(s.timeout, "the server's bandwidth figures").figures;
+        s.peer->receive_expected<wire::BandwidthReport>(s.timeout, "the server's bandwidth figures").figures;
   }
 }
 
@@ -80,10 +80,10 @@ void exchange_bandwidth_figures(Session& s, SizeResult& result) {
 void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) {
   if (s.role == Role::server) {
     result.cpu_server = mine;
-    s.control.send(wire::CpuReport{mine});
+    s.peer->send(wire::CpuReport{mine});
   } else {
     result.cpu_client = mine;
-    result.cpu_server = s.control.receive_expected<wire::CpuReport>(s.timeout, "the server's CPU figures").usage;
+    result.cpu_server = s.peer->receive_expected<wire::CpuReport>(s.timeout, "the server's CPU figures").usage;
   }
 }
 
@@ -126,7 +126,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.mtu_bytes = s.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
   c.connection_type = to_string(s.spec.qp_type);
-  c.peer = s.control.peer_name();
+  c.peer = s.peer->peer_name();
   c.local_memory = s.memory ? s.memory->name() : "";
   c.local_memory_device = s.memory ? s.memory->device_description() : "";
   c.memory_registration = to_string(s.registration);
@@ -172,7 +172,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       s.size_index = i;
       if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency)
         detail::reset_latency_target(s, bytes);
-      s.control.barrier(start_barrier(i), s.timeout);
+      s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       SizeResult result = detail::measure(s, bytes, clock);
       std::optional<CpuSnapshot> cpu_after;
@@ -180,11 +180,11 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       // nothing arrives on the control connection during the timed loop;
       // its CPU region is that wait, the span of the client's loop.
       if (!ping_pong && s.role == Role::server) {
-        s.control.answer_barrier(start_barrier(i) + 1, kPassiveWait);
+        s.peer->answer_barrier(start_barrier(i) + 1, kPassiveWait);
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
       } else {
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
-        s.control.barrier(start_barrier(i) + 1, s.timeout);
+        s.peer->barrier(start_barrier(i) + 1, s.timeout);
       }
       if (s.spec.bidirectional) exchange_bandwidth_figures(s, result);
       if (cpu_after) {
@@ -200,7 +200,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     }
     reporter.end();
   } catch (const Error& e) {
-    s.control.try_abort(e.what());
+    s.peer->try_abort(e.what());
     throw;
   }
 }

@@ -52,7 +52,7 @@ void require_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std:
 }  // namespace
 
 void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier) {
-  Watchdog dog(s.control, s.timeout, "the validation message");
+  Watchdog dog(*s.peer, s.timeout, "the validation message");
   const bool client = s.role == Role::client;
   const bool read = s.spec.operation == Operation::read;
   for (std::uint32_t pass = 0; pass < kPasses; ++pass) {
@@ -60,7 +60,7 @@ void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier)
     if (read) {
       // The server's exposed buffer is the source; the client checks.
       if (!client) put_pattern(s, s.exposed_buffer, bytes, pass);
-      s.control.barrier(barrier, s.timeout);
+      s.peer->barrier(barrier, s.timeout);
       if (client) {
         post_one(s, bytes, dog);
         require_pattern(s, s.local_buffer, bytes, pass);
@@ -74,10 +74,10 @@ void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier)
         reap_receive(s.recv_cq.get(), bytes, prepare_receive(s).header_bytes, dog, pass);
         post_receives(s, 1);
       }
-      s.control.barrier(barrier, s.timeout);
+      s.peer->barrier(barrier, s.timeout);
       if (!client) require_pattern(s, s.exposed_buffer, bytes, pass);
     }
-    s.control.barrier(barrier + 1, s.timeout);  // the checker's verdict
+    s.peer->barrier(barrier + 1, s.timeout);  // the checker's verdict
   }
 }
 

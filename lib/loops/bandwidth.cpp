@@ -177,7 +177,7 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   BandwidthWindow window =
       s.spec.duration_s ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us, span, qps)
                         : BandwidthWindow::counted(span, qps);
-  Watchdog dog(s.control, s.timeout, "completions");
+  Watchdog dog(*s.peer, s.timeout, "completions");
   explain_receive_shortage(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);
   with_clock(clock, [&]<typename Clock>() {

@@ -90,7 +90,7 @@ SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const Cloc
   BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
   BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
                                                   peak_span(s.spec.tx_depth, qps), qps);
-  Watchdog dog(s.control, s.timeout, "the peer's sends");
+  Watchdog dog(*s.peer, s.timeout, "the peer's sends");
   explain_receive_shortage(s, dog);
   std::uint64_t first = 0, last = 0;
   with_clock(clock, [&]<typename Clock>() {

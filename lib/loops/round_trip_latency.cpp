@@ -41,7 +41,7 @@ SizeResult measure_round_trip_latency(Session& s, std::uint64_t bytes, const Clo
   if (s.role == Role::server) return r;  // passive: nothing to time
 
   const auto op = prepare_operation(s, bytes);
-  Watchdog dog(s.control, s.timeout, "the completion");
+  Watchdog dog(*s.peer, s.timeout, "the completion");
   ibv_qp* qp = s.qps.front().get();
   if (s.spec.duration_s) {
     Histogram histogram;  // allocated before timing

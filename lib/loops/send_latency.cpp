@@ -79,7 +79,7 @@ SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo
                              s.role == Role::client};
   // UD drops a message that meets trouble, and a ping-pong then waits for
   // an answer that never comes: the watchdog ends it, saying why.
-  Watchdog dog(s.control, s.timeout,
+  Watchdog dog(*s.peer, s.timeout,
                s.spec.qp_type == QpType::ud ? "the peer's send (UD is unreliable: a lost message "
                                               "ends a ping-pong)"
                                             : "the peer's send");

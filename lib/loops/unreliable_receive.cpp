@@ -35,7 +35,7 @@ SizeResult measure_unreliable_receive(Session& s, std::uint64_t bytes, const Clo
   ibv_qp* qp = s.qps.front().get();
   ibv_cq* cq = s.recv_cq.get();
   const std::uint64_t sent = current_warmup(s) + s.spec.iterations;
-  Watchdog dog(s.control, s.timeout, "the peer's sends");
+  Watchdog dog(*s.peer, s.timeout, "the peer's sends");
 
   std::uint64_t received = 0, first = 0, last = 0, idle_polls = 0;
   bool sender_done = false;
@@ -50,7 +50,7 @@ SizeResult measure_unreliable_receive(Session& s, std::uint64_t bytes, const Clo
         if (!sender_done) dog.idle(received);  // a sender that stalls or dies
         if ((++idle_polls & kControlCheckMask) != 0) continue;
         const auto now = std::chrono::steady_clock::now();
-        if (!sender_done && s.control.peer_has_spoken()) {
+        if (!sender_done && s.peer->peer_has_spoken()) {
           sender_done = true;
           quiet_since = now;
         }

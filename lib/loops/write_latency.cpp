@@ -81,7 +81,7 @@ SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInf
                          reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1),
                          reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
                          s.role == Role::client};
-  Watchdog dog(s.control, s.timeout, "the peer's write");
+  Watchdog dog(*s.peer, s.timeout, "the peer's write");
   return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
     write_latency_loop<Clock>(loop, recorder, dog);
   });

@@ -37,7 +37,7 @@ PeerState Watchdog::peer_state(Milliseconds grace, std::string& reason) {
   // (siw sees its TCP stream reset at once): give the cause time to show.
   const auto until = std::chrono::steady_clock::now() + grace;
   while (state == PeerState::alive && std::chrono::steady_clock::now() < until) {
-    pollfd p{control_.fd(), POLLIN, 0};
+    pollfd p{control_.wait_fd(), POLLIN, 0};
     ::poll(&p, 1, 20);
     state = control_.check_peer(reason);
   }

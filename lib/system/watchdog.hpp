@@ -2,7 +2,7 @@
 // Notices a stuck or vanished peer from inside a spinning loop, at almost no
 // cost: every 2^20 idle spins it compares a progress counter, and only when
 // that has not moved since the last look does it read the clock and look at
-// the control connection. rxe never times out a QP whose peer died (retry
+// the peer's out-of-band channel (the Bootstrap). rxe never times out a QP whose peer died (retry
 // count 7 means forever there), so this is what ends such a run. When a
 // verbs call fails mid-run it also explains the failure, leading with the
 // peer's fate when that is the cause (siw fails the next post once the peer
@@ -15,14 +15,14 @@
 #include <cstdint>
 #include <string>
 
-#include "rdmabench/control/control_channel.hpp"
+#include "rdmabench/control/bootstrap.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::detail {
 
 class Watchdog {
  public:
-  Watchdog(ControlChannel& control, Milliseconds timeout, const char* waiting_for)
+  Watchdog(Bootstrap& control, Milliseconds timeout, const char* waiting_for)
       : control_(control), timeout_(timeout), waiting_for_(waiting_for) {}
 
   /// ibv_post_send returned `rc` (its error; errno is not set).
@@ -63,7 +63,7 @@ class Watchdog {
   [[noreturn]] void throw_peer_gone(PeerState state, const std::string& reason,
                                     const std::string& context);
 
-  ControlChannel& control_;
+  Bootstrap& control_;
   Milliseconds timeout_;
   const char* waiting_for_;
   std::uint64_t last_progress_ = ~0ull;

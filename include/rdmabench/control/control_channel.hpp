@@ -11,11 +11,10 @@
 #include <utility>
 
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/control/bootstrap.hpp"
 #include "rdmabench/control/wire.hpp"
 
 namespace rdmabench {
-
-using Milliseconds = std::chrono::milliseconds;
 
 /// A file descriptor that closes itself.
 class FileDescriptor {
@@ -33,44 +32,21 @@ class FileDescriptor {
   int fd_ = -1;
 };
 
-/// What a liveness check found out about the peer.
-enum class PeerState { alive, closed, aborted };
-
-class ControlChannel {
+/// The Bootstrap over a stream socket: framed wire messages, every read
+/// bounded by a timeout.
+class ControlChannel final : public Bootstrap {
  public:
   ControlChannel(FileDescriptor socket, std::string peer_name);
 
-  void send(const wire::Message& message);
-  /// Waits at most `timeout` for one whole message; a peer's Abort is
-  /// returned like any other message.
-  wire::Message receive(Milliseconds timeout);
-  /// Receives a message of type T; an Abort or Reject from the peer, or any
-  /// other type, is thrown as an Error that quotes the peer.
-  template <typename T>
-  T receive_expected(Milliseconds timeout, const char* waiting_for);
-
-  /// Sends our message, then waits for the peer's of the same type.
-  template <typename T>
-  T exchange(const T& mine, Milliseconds timeout, const char* waiting_for) {
-    send(mine);
-    return receive_expected<T>(timeout, waiting_for);
-  }
-  /// Both peers meet here (numbered, so that a skipped barrier is caught).
-  void barrier(std::uint32_t sequence, Milliseconds timeout);
-  /// The passive half of a barrier: wait for the peer's, then answer. Used
-  /// where the peer must not see our message while it is still busy.
-  void answer_barrier(std::uint32_t sequence, Milliseconds timeout);
-
-  /// Non-blocking look at the socket, used by data-path watchdogs: has the
-  /// peer closed it or sent an Abort? Fills `reason` for an Abort.
-  PeerState check_peer(std::string& reason);
-  /// Non-blocking: has the peer written anything (or closed) since we last
-  /// read? Reads nothing; the message stays for the code that expects it.
-  bool peer_has_spoken() const;
-  /// Best effort: tell the peer why we are giving up. Never throws.
-  void try_abort(const std::string& reason) noexcept;
-
-  const std::string& peer_name() const { return peer_name_; }
+  void send(const wire::Message& message) override;
+  wire::Message receive(Milliseconds timeout) override;
+  void barrier(std::uint32_t sequence, Milliseconds timeout) override;
+  void answer_barrier(std::uint32_t sequence, Milliseconds timeout) override;
+  PeerState check_peer(std::string& reason) override;
+  bool peer_has_spoken() const override;
+  void try_abort(const std::string& reason) noexcept override;
+  const std::string& peer_name() const override { return peer_name_; }
+  int wait_fd() const override { return socket_.get(); }
   int fd() const { return socket_.get(); }
 
  private:
@@ -100,17 +76,5 @@ class ControlListener {
 
 /// Two connected channels in one process (engine tests).
 std::pair<ControlChannel, ControlChannel> make_control_pair();
-
-template <typename T>
-T ControlChannel::receive_expected(Milliseconds timeout, const char* waiting_for) {
-  auto message = receive(timeout);
-  if (auto* m = std::get_if<T>(&message)) return *m;
-  if (auto* a = std::get_if<wire::Abort>(&message))
-    throw Error("peer " + peer_name_ + " gave up: " + a->reason);
-  if (auto* r = std::get_if<wire::Reject>(&message))
-    throw Error("server " + peer_name_ + " rejected this client: " + r->reason);
-  throw Error("protocol error: expected " + std::string(waiting_for) + " from " + peer_name_ +
-              ", received a " + wire::type_name(message) + " message");
-}
 
 }  // namespace rdmabench

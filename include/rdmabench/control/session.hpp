@@ -48,14 +48,15 @@ using Notice = std::function<void(const std::string&)>;
 
 class Session {
  public:
-  Session(Role role, ControlChannel control, TestSpec spec);
+  /// `peer` is how this side reaches the other out of band.
+  Session(Role role, std::unique_ptr<Bootstrap> peer, TestSpec spec);
   Session(Session&&) = default;
   ~Session();
 
   Role role;
   const TestSpec spec;  ///< as both sides agreed in the handshake; never changed after
   std::size_t size_index = 0;  ///< which of spec.sizes the engine is running
-  ControlChannel control;
+  std::unique_ptr<Bootstrap> peer;  ///< the out-of-band path to the other side
 
   // Teardown runs bottom-up (reverse of declaration): memory regions before
   // their buffers, the QP before its CQ and PD, all verbs objects before the

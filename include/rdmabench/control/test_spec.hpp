@@ -44,7 +44,7 @@ struct TestSpec {
   std::uint32_t warmup = 0;
   /// false: only the first size warms up; each later size follows the
   /// previous one on the same queue pairs (a bandwidth -a sweep without
-  /// --warmup, where warming every size cost 64% more data at -n 200).
+  /// --warmup; see docs/methodology.md#statistics).
   bool warmup_each_size = true;
   std::uint32_t tx_depth = 128;
   std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)

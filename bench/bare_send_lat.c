@@ -6,7 +6,7 @@
 // -r receives; one-way latency as the median of round trips / 2. It is
 // plain C on libibverbs and librdmacm only, so a gap between it and
 // perftest's own binary is one no harness of ours can explain (see
-// docs/perftest-comparison.md).
+// docs/perftest-comparison.md#known-gaps).
 //
 // Usage: bare_send_lat [-s BYTES] [-n ITERS] [-r RX_DEPTH] [-p PORT] [SERVER_IP]
 // Without SERVER_IP it is the server. Both sides need the same -s and -n.

@@ -59,8 +59,8 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
     return {ClockKind::monotonic,
             "the TSC is not known to be invariant and was not cross-checked; " + cost};
   // Each offset is known only to within its bounds (half their width is
-  // the resolution; 0.14-0.39 us in the lab's guest), so only a spread
-  // beyond that resolution counts against the TSC.
+  // the resolution), so only a spread beyond that resolution counts against
+  // the TSC (see docs/methodology.md#clocks).
   const double spread = *e.tsc_offset_spread_us;
   const double resolution = e.tsc_offset_resolution_us;
   if (spread > kMaxTscOffsetSpreadUs + resolution)

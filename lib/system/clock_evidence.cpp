@@ -72,7 +72,8 @@ std::uint64_t fenced_tsc() {
 /// two, so the offset lies between (t2 - t3) and (t2 - t1); the tightest
 /// round of many bounds it, whatever the scheduler does in between. No
 /// clock_gettime is involved: under emulation its read lands unevenly in its
-/// window, and readings through it put agreeing TSCs 1.2-1.6 us apart.
+/// window, and readings through it put agreeing TSCs apart
+/// (docs/methodology.md#clocks).
 OffsetBounds tsc_offset_bounds(int reference, int other) {
   constexpr int kRounds = 2000;
   constexpr auto kBudget = std::chrono::milliseconds(20);
@@ -137,7 +138,7 @@ void cross_check_tsc(ClockEvidence& evidence, double ticks_per_us) {
   // The reference is the CPU this thread is on, so it stays there: pinned to
   // the first CPU instead, it was still there after the check, both sides of
   // a pair started on it, and on siw that cost the write_lat p99 (see
-  // docs/perftest-comparison.md).
+  // docs/methodology.md#siw-transmit-handoff-and-p99).
   const std::vector<int> order = reference_first(cpus, ::sched_getcpu());
   // Every CPU against the reference: the centre of each offset's bounds, how
   // wide the widest bounds are, and how far any crossed (a TSC that ran

@@ -22,8 +22,8 @@ IdlePrioritySpinner::IdlePrioritySpinner() {
     // No PAUSE in this loop: it would be polite to an SMT sibling, but under
     // emulation (QEMU's TCG leaves its CPU loop on every PAUSE) and under
     // hypervisors with pause-loop exiting it hands the virtual CPU back to
-    // the host, the idleness this thread exists to prevent. siw0 read_lat
-    // 2 B in the lab: 95-145 usec typical with PAUSE, 76-95 without.
+    // the host, the idleness this thread exists to prevent (measured in
+    // docs/methodology.md#passive-wait).
     while (!stop_.load(std::memory_order_relaxed)) {
     }
   });

@@ -6,15 +6,13 @@
 // Why: the server of a read or atomic latency test has nothing to do, but on
 // soft RDMA devices the responder is the server host's kernel (siw sends each
 // read response from a per-CPU kernel thread). With the server asleep that
-// CPU idles, and every response first waits for it to wake: siw0 read_lat
-// 2 B in the lab ran about 140 usec typical with the CPU idle and 75-100 with
-// it kept busy. perftest's server keeps a CPU busy too, by busy-polling at
-// normal priority, which delays the responder by a scheduler tick now and
-// then (its 4 KiB p99 there is 6-7 ms); at idle priority it never waits.
-// On a hardware device the responder is the NIC and this changes nothing but
-// the server's CPU figures, which show the core. It keeps one CPU awake: on a
+// CPU idles, and every response first waits for it to wake. Busy-polling at
+// normal priority, as perftest's server does, would now and then delay the
+// responder by a scheduler tick; at idle priority it never waits. On a
+// hardware device the responder is the NIC and this changes nothing but the
+// server's CPU figures, which show the core. It keeps one CPU awake: on a
 // machine with more CPUs than busy threads the responder may still land on
-// an idle one (idle=poll or limiting C-states does it system-wide).
+// an idle one. Measurements: docs/methodology.md#passive-wait.
 //
 // By default (--passive-wait auto) only iWARP servers spin; see
 // idle_server_spins_by_default() in rdmabench/transport.hpp.

@@ -49,10 +49,10 @@ std::string to_string(TransportKind kind);
 
 /// --passive-wait auto: whether the idle server of a read or atomic latency
 /// test keeps a CPU awake. True on iWARP, where soft-iWARP sends each read
-/// response from a kernel thread that an idle CPU keeps waiting (siw0
-/// read_lat 2 B: 1.4x perftest's median asleep, level with it spinning).
-/// False elsewhere: on rxe0 spinning changed no median and let a few reads
-/// in 5000 wait a 4 ms scheduler tick; a hardware NIC answers by itself.
+/// response from a kernel thread that an idle CPU keeps waiting. False
+/// elsewhere: on rxe spinning gains nothing and now and then costs a
+/// scheduler tick; a hardware NIC answers by itself. Measurements:
+/// docs/methodology.md#passive-wait.
 bool idle_server_spins_by_default(TransportKind kind);
 
 /// False on iWARP: it has no receiver-not-ready retry, so a send that finds
@@ -62,9 +62,9 @@ bool retries_receiver_not_ready(TransportKind kind);
 /// The -r/--rx-depth default: 512, as perftest's. Without receiver-not-ready
 /// retry (iWARP) a receiver that falls behind ends the connection, and siw
 /// completes a send when TCP takes it, so a sender can run thousands of
-/// messages ahead (a 64 B send_bw -l 16 on siw0 failed so in 1 run of 5
-/// with 512): there it is 4096, within what the device's queue and its
-/// completion queue hold for `queue_pairs` QPs.
+/// messages ahead (docs/methodology.md#receive-depth): there it is 4096,
+/// within what the device's queue and its completion queue hold for
+/// `queue_pairs` QPs.
 std::uint32_t default_receive_depth(TransportKind kind, int max_qp_wr, int max_cqe,
                                     std::uint32_t queue_pairs);
 

@@ -58,6 +58,29 @@ void finish_handshake(Session& s) {
   s.peer->barrier(kConnectedBarrier, s.timeout);
 }
 
+/// The attribute-exchange method: the session takes the device this side
+/// opened and checked, and makes every QP on it.
+void create_exchanged_queues(Session& s, Context context, PortAttributes port, Transport transport) {
+  s.owned_context = std::move(context);
+  s.context = s.owned_context.get();
+  s.port = std::move(port);
+  s.transport = std::move(transport);
+  create_queues(s);
+}
+
+/// Makes the queue pairs with `make` (rdma_cm or attribute exchange), then
+/// finishes the handshake; a failure is told to the peer before it is thrown.
+template <typename Make>
+void connect_queues(Session& s, Make make) {
+  try {
+    make();
+    finish_handshake(s);
+  } catch (const Error& e) {
+    s.peer->try_abort(e.what());
+    throw;
+  }
+}
+
 /// The address family the server is reached by (for the GID choice).
 AddressFamily family_of(const std::string& host) {
   in6_addr v6;
@@ -131,21 +154,12 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
   const auto accepted = s.peer->receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
   require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
 
-  try {
-    if (spec.connect == ConnectMethod::rdma_cm) {
+  connect_queues(s, [&] {
+    if (spec.connect == ConnectMethod::rdma_cm)
       client_cm_connect(s, config, notice);
-    } else {
-      s.owned_context = std::move(context);
-      s.context = s.owned_context.get();
-      s.port = std::move(port);
-      s.transport = std::move(transport);
-      create_queues(s);
-    }
-    finish_handshake(s);
-  } catch (const Error& e) {
-    s.peer->try_abort(e.what());
-    throw;
-  }
+    else
+      create_exchanged_queues(s, std::move(context), std::move(port), std::move(transport));
+  });
   return s;
 }
 
@@ -273,21 +287,12 @@ Session Server::accept_client() {
     s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config.memory, s.spec);
     s.timeout = m.config.timeout;
     s.qp_options = m.config.qp;
-    try {
-      if (s.spec.connect == ConnectMethod::rdma_cm) {
+    connect_queues(s, [&] {
+      if (s.spec.connect == ConnectMethod::rdma_cm)
         m.cm_accept(s);
-      } else {
-        s.owned_context = std::move(m.context);
-        s.context = s.owned_context.get();
-        s.port = m.port;
-        s.transport = m.transport;
-        create_queues(s);
-      }
-      finish_handshake(s);
-    } catch (const Error& e) {
-      s.peer->try_abort(e.what());
-      throw;
-    }
+      else
+        create_exchanged_queues(s, std::move(m.context), m.port, m.transport);
+    });
     return s;
   }
 }

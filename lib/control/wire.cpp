@@ -115,6 +115,7 @@ void put_field(Writer& w, const T& value) {
 }
 
 void write_body(Writer& w, const Hello& m) {
+  w.u32(kHelloFingerprint);
   for_each_test_parameter([&](const auto& row) { put_field(w, m.spec.*row.member); });
 }
 void write_body(Writer& w, const Reject& m) { w.text(m.reason); }
@@ -214,6 +215,11 @@ T get_field(Reader& r, const char* key) {
 /// Decodes every field, then applies the command line's range rules: a
 /// value no client could have been given never reaches the server.
 Hello read_hello(Reader& r) {
+  const auto fingerprint = r.u32();
+  require(fingerprint == kHelloFingerprint,
+          fmt::format("hello message: the peer's test parameters (table {:08x}) are not this "
+                      "build's ({:08x}); use the same rdmabench version on both sides",
+                      fingerprint, kHelloFingerprint));
   Hello h;
   for_each_test_parameter([&](const auto& row) {
     using T = typename std::decay_t<decltype(row)>::Value;

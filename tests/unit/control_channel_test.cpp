@@ -225,7 +225,7 @@ TEST_CASE("control: an oversized frame header is rejected before its payload is 
           "[control]") {
   auto [a, b] = rdmabench::make_control_pair();
   // Header only: a receiver that trusted the length would wait for 4 GiB.
-  REQUIRE(write_raw(a, std::string("RDMB\x00\x04\x00\x04\xff\xff\xff\xff", 12)));
+  REQUIRE(write_raw(a, std::string("RDMB\x00\x05\x00\x04\xff\xff\xff\xff", 12)));
   const auto start = Clock::now();
   REQUIRE_THROWS_MATCHES(b.receive(kWait), rdmabench::Error, MessageContains("exceeds"));
   CHECK(seconds_since(start) < 1);  // failed on the header, did not wait out kWait

@@ -55,6 +55,7 @@ constexpr std::size_t kAfterSizes = 4;
 Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t connect,
                     std::size_t size_count) {
   Bytes b;
+  put(b, wire::kHelloFingerprint, 4);
   b.push_back(op);
   b.push_back(measurement);
   b.push_back(connect);
@@ -182,7 +183,7 @@ TEST_CASE("wire: type names", "[wire]") {
 
 TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]") {
   const Bytes expected{0x52, 0x44, 0x4D, 0x42,   // magic "RDMB"
-                       0x00, 0x04,               // version 4
+                       0x00, 0x05,               // version 5
                        0x00, 0x04,               // type barrier
                        0x00, 0x00, 0x00, 0x04,   // payload length
                        0x01, 0x02, 0x03, 0x04};  // sequence
@@ -190,7 +191,7 @@ TEST_CASE("wire: a Barrier frame is laid out big-endian, byte for byte", "[wire]
 }
 
 TEST_CASE("wire: an Abort frame is laid out big-endian, byte for byte", "[wire]") {
-  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x04, 0x00, 0x05,  // magic, version, abort
+  const Bytes expected{0x52, 0x44, 0x4D, 0x42, 0x00, 0x05, 0x00, 0x05,  // magic, version, abort
                        0x00, 0x00, 0x00, 0x04,                          // payload length
                        0x00, 0x02, 'n',  'o'};                          // u16 length, text
   CHECK(wire::encode(wire::Abort{"no"}) == expected);
@@ -265,7 +266,7 @@ TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
   auto f = header(4, 4, wire::kMagic, 1);
   put(f, 1, 4);
   REQUIRE_THROWS_MATCHES(wire::decode(f), rdmabench::Error,
-                         MessageContains("version 1") && MessageContains("speaks 4"));
+                         MessageContains("version 1") && MessageContains("speaks " + std::to_string(wire::kVersion)));
   REQUIRE_THROWS_MATCHES(wire::decode_header(header(4, 4, wire::kMagic, 0)), rdmabench::Error,
                          MessageContains("version 0"));
 }
@@ -421,4 +422,12 @@ TEST_CASE("wire: Hello carries each flag away from its default", "[wire]") {
     REQUIRE_FALSE(s == rdmabench::TestSpec{});
     CHECK(std::get<wire::Hello>(round_trip(wire::Hello{s})).spec == s);
   }
+}
+
+TEST_CASE("wire: a hello from a build with another table of parameters is refused", "[wire]") {
+  auto hello = hello_payload(1, 1, 1, 1);
+  hello[0] ^= 0x01;  // the fingerprint comes first
+  REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
+                         MessageContains("the peer's test parameters (table") &&
+                             MessageContains("use the same rdmabench version on both sides"));
 }

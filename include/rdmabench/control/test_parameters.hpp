@@ -106,8 +106,9 @@ inline constexpr std::size_t kMaxSizes = 64;
 inline constexpr std::uint32_t kMaxQueuePairs = 1024;
 
 // clang-format off
-/// The rows, in the order the hello carries them (changing the order or a
-/// type changes the wire format: bump wire::kVersion).
+/// The rows, in the order the hello carries them. The hello also carries
+/// the table's fingerprint (below), so a change here needs no other edit to
+/// keep two different builds from misreading each other.
 inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<Operation>{"operation", "", &TestSpec::operation, Agreement::fixed},
     TestParameter<Measurement>{"measurement", "", &TestSpec::measurement, Agreement::fixed},
@@ -163,6 +164,27 @@ inline constexpr auto kTestParameters = std::make_tuple(
         "so a soft device's responder thread never waits for a CPU to wake, or lets it idle "
         "(sleep); auto (default) spins on iWARP only; the client's choice holds"});
 // clang-format on
+
+/// A number that changes whenever a row is added, removed, renamed, moved or
+/// changes type: the hello starts with it, so two builds whose tables differ
+/// refuse each other by name instead of misreading fields.
+consteval std::uint32_t test_parameters_fingerprint() {
+  std::uint32_t hash = 2166136261u;  // FNV-1a
+  const auto mix = [&](std::uint32_t byte) { hash = (hash ^ byte) * 16777619u; };
+  std::apply(
+      [&](const auto&... row) {
+        (
+            [&] {
+              for (const char* c = row.key; *c; ++c) mix(static_cast<unsigned char>(*c));
+              using T = typename std::decay_t<decltype(row)>::Value;
+              mix(std::is_enum_v<T> ? 1u : std::is_same_v<T, bool> ? 2u : 3u);
+              mix(static_cast<std::uint32_t>(sizeof(T)));
+            }(),
+            ...);
+      },
+      kTestParameters);
+  return hash;
+}
 
 /// Calls `visit(row)` for every row, in order.
 template <typename Visit>

@@ -19,8 +19,11 @@
 namespace rdmabench::wire {
 
 inline constexpr std::uint32_t kMagic = 0x52444D42;  // "RDMB"
-// 2: -q, -D, -b and -c in the hello; 3: warmup_each_size; 4: passive_wait.
-inline constexpr std::uint16_t kVersion = 4;
+// 2: -q, -D, -b and -c in the hello; 3: warmup_each_size; 4: passive_wait;
+// 5: the hello is the table of test parameters, after its fingerprint.
+inline constexpr std::uint16_t kVersion = 5;
+/// The first field of every hello: the fingerprint of this build's table.
+inline constexpr std::uint32_t kHelloFingerprint = test_parameters_fingerprint();
 inline constexpr std::size_t kHeaderSize = 12;
 inline constexpr std::uint32_t kMaxPayload = 64 * 1024;
 inline constexpr std::size_t kMaxText = 1024;
@@ -30,7 +33,8 @@ enum class MessageType : std::uint16_t {
   bandwidth_report = 7
 };
 
-/// Client -> server: the test the client wants to run.
+/// Client -> server: the test the client wants to run (every row of
+/// kTestParameters, in order, after kHelloFingerprint).
 struct Hello {
   TestSpec spec;
   bool operator==(const Hello&) const = default;

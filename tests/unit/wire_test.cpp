@@ -17,6 +17,7 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/control/wire.hpp"
 #include "test_helpers.hpp"
 
@@ -47,37 +48,64 @@ Bytes frame(wire::MessageType type, const Bytes& payload) {
   return b;
 }
 
-/// The Hello bytes after its sizes: queue pair type, immediate flag, warm-up flag.
-constexpr std::size_t kAfterSizes = 4;
-
-/// A Hello payload, field by field (op, measurement, connect, iterations,
-/// warmup, depth, count, sizes).
+/// A Hello payload written byte by byte from the table of test parameters:
+/// the fingerprint, then each row big-endian at its width (1 byte for flags
+/// and enums, 4 or 8 for integers, a 2-byte count then 8 bytes a size). The
+/// values are TestSpec's defaults but for op, measurement, connect,
+/// iterations 1000, warmup 10, depth 1 and sizes 2 << i.
 Bytes hello_payload(std::uint8_t op, std::uint8_t measurement, std::uint8_t connect,
                     std::size_t size_count) {
+  rdmabench::TestSpec s;
+  s.iterations = 1000;
+  s.warmup = 10;
+  s.tx_depth = 1;
   Bytes b;
   put(b, wire::kHelloFingerprint, 4);
-  b.push_back(op);
-  b.push_back(measurement);
-  b.push_back(connect);
-  put(b, 1000, 8);
-  put(b, 10, 4);
-  put(b, 1, 4);
-  put(b, 0, 4);    // rx_depth: the transport's default
-  put(b, 1, 4);    // post_list
-  put(b, 0, 4);    // cq_mod
-  b.push_back(0);  // cpu_util
-  b.push_back(0);  // validate
-  b.push_back(1);  // atomic: fetch and add
-  put(b, 1, 4);    // queue pairs
-  put(b, 0, 4);    // duration
-  b.push_back(0);  // bidirectional
-  put(b, size_count, 2);
-  for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 31), 8);  // each at most 2^31 bytes
-  b.push_back(1);  // queue pair type: RC
-  b.push_back(0);  // write with immediate
-  b.push_back(1);  // warm up every size
-  b.push_back(1);  // passive wait: automatic
+  rdmabench::for_each_test_parameter([&](const auto& row) {
+    using T = typename std::decay_t<decltype(row)>::Value;
+    const std::string_view key = row.key;
+    if (key == "operation") b.push_back(op);
+    else if (key == "measurement") b.push_back(measurement);
+    else if (key == "connect") b.push_back(connect);
+    else if constexpr (std::is_same_v<T, std::vector<std::uint64_t>>) {
+      put(b, size_count, 2);
+      for (std::size_t i = 0; i < size_count; ++i) put(b, std::uint64_t{2} << (i % 31), 8);  // each at most 2^31 bytes
+    } else if constexpr (std::is_same_v<T, bool> || std::is_enum_v<T>) {
+      b.push_back(static_cast<std::uint8_t>(s.*row.member));
+    } else {
+      put(b, s.*row.member, static_cast<int>(sizeof(T)));
+    }
+  });
   return b;
+}
+
+/// The Hello bytes after its sizes (the rows that follow them in the table).
+std::size_t bytes_after_sizes() {
+  std::size_t bytes = 0;
+  bool after = false;
+  rdmabench::for_each_test_parameter([&](const auto& row) {
+    using T = typename std::decay_t<decltype(row)>::Value;
+    if constexpr (std::is_same_v<T, std::vector<std::uint64_t>>) {
+      after = true;
+    } else if (after) {
+      bytes += std::is_same_v<T, bool> || std::is_enum_v<T> ? 1 : sizeof(T);
+    }
+  });
+  return bytes;
+}
+const std::size_t kAfterSizes = bytes_after_sizes();
+
+/// Where the row keyed `key` starts in hello_payload(..., size_count).
+std::size_t offset_of(std::string_view key, std::size_t size_count) {
+  std::size_t offset = 4;  // the fingerprint
+  bool found = false;
+  rdmabench::for_each_test_parameter([&](const auto& row) {
+    using T = typename std::decay_t<decltype(row)>::Value;
+    if (found || (found = key == row.key)) return;
+    if constexpr (std::is_same_v<T, std::vector<std::uint64_t>>) offset += 2 + 8 * size_count;
+    else offset += std::is_same_v<T, bool> || std::is_enum_v<T> ? 1 : sizeof(T);
+  });
+  return offset;
 }
 
 Bytes text_payload(std::size_t length, std::size_t announced) {
@@ -137,7 +165,7 @@ TEST_CASE("wire: Hello carries each queue pair type", "[wire]") {
 TEST_CASE("wire: Hello with an unknown queue pair type", "[wire]") {
   for (int code : {0, 4}) {
     auto hello = hello_payload(1, 1, 1, 1);
-    hello[hello.size() - kAfterSizes] = static_cast<std::uint8_t>(code);  // the first after the sizes
+    hello[offset_of("qp_type", 1)] = static_cast<std::uint8_t>(code);
     REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
                            MessageContains("unknown queue pair type code " + std::to_string(code)));
   }
@@ -335,7 +363,7 @@ TEST_CASE("wire: Hello with unknown enum codes", "[wire]") {
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello_payload(1, 1, 3, 1))),
                          rdmabench::Error, MessageContains("unknown connection method code 3"));
   auto hello = hello_payload(1, 1, 1, 1);
-  hello.back() = 4;  // the passive wait, last in the payload
+  hello[offset_of("passive_wait", 1)] = 4;
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
                          MessageContains("unknown passive wait code 4"));
 }

@@ -12,10 +12,9 @@ namespace rdmabench::detail {
 namespace {
 
 // Retry 6 times, not 7: rxe treats 7 as "retry forever", so a dead peer would
-// never produce IBV_WC_RETRY_EXC_ERR. Timeout 14 is ~67 ms per try.
+// never produce IBV_WC_RETRY_EXC_ERR. The ack timeout is the test's -u.
 constexpr std::uint8_t kRetryCount = 6;
 constexpr std::uint8_t kRnrRetry = 7;
-constexpr std::uint8_t kAckTimeout = 14;
 
 std::uint32_t random_psn() {
   std::random_device rd;
@@ -232,6 +231,14 @@ void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
     throw_system_error(fmt::format("creating {} queue pair {} of {}", to_string(s.spec.qp_type),
                                    s.qps.size() + 1, s.spec.queue_pairs),
                        last_error);
+  // rdma_cm moves the QP to RTS itself, with the ack timeout set here (the
+  // exchange method sets it in connect_qp). iWARP runs over TCP, which has
+  // its own retransmission: there is no ack timeout to set.
+  if (cm_id && s.transport.kind != TransportKind::iwarp) {
+    auto timeout = static_cast<std::uint8_t>(s.spec.qp_timeout);
+    if (rdma_set_option(cm_id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout) != 0)
+      throw_system_error(fmt::format("rdma_set_option(ACK_TIMEOUT {}) for -u/--qp-timeout", timeout), errno);
+  }
   s.qps.push_back(std::move(qp));
 }
 
@@ -344,7 +351,7 @@ void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
   a.sq_psn = s.local_psn;
   mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
   if (reliable) {
-    a.timeout = kAckTimeout;
+    a.timeout = static_cast<std::uint8_t>(s.spec.qp_timeout);
     a.retry_cnt = kRetryCount;
     a.rnr_retry = kRnrRetry;
     s.read_depth = std::min(s.read_depth, peer.read_responders);

@@ -162,7 +162,10 @@ inline constexpr auto kTestParameters = std::make_tuple(
         Agreement::adopt, OptionGroup::placement,
         "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), "
         "so a soft device's responder thread never waits for a CPU to wake, or lets it idle "
-        "(sleep); auto (default) spins on iWARP only; the client's choice holds"});
+        "(sleep); auto (default) spins on iWARP only; the client's choice holds"},
+    TestParameter<std::uint32_t>{"qp_timeout", "-u/--qp-timeout", &TestSpec::qp_timeout,
+        Agreement::adopt, OptionGroup::connection,
+        "RC ack timeout: 4.096 usec x 2^N per try, 7 tries (default {}, ~67 ms)", {1, 31}});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

@@ -57,6 +57,8 @@ struct TestSpec {
   bool validate = false;  ///< check every byte of untimed messages after each size
   AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
   PassiveWait passive_wait = PassiveWait::automatic;  ///< the client's choice holds
+  /// -u: RC ack timeout exponent, 4.096 usec x 2^qp_timeout per try (14: ~67 ms).
+  std::uint32_t qp_timeout = 14;
 
   bool operator==(const TestSpec&) const = default;
 };

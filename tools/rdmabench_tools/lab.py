@@ -55,11 +55,13 @@ def run(command, dirs=(), limit=900):
     return subprocess.call(cmd + ["--"] + list(command))
 
 
-def rerun_self(prog, why, args=None, dirs=(), limit=900, python=True):
-    """Re-runs the running entry point (its real path) with `args` (default:
-    this command line's) inside the lab, after saying `why`; its exit status."""
+def rerun_self(prog, why, args=None, dirs=(), limit=900):
+    """Re-runs the running entry point (its real path, by its own #! line:
+    the guest shares the host's /usr, not a private Python) with `args`
+    (default: this command line's) inside the lab, after saying `why`; its
+    exit status."""
     print(f"{prog}: {why}; running inside the soft-RDMA lab (tools/rdma-lab: rxe0 RoCEv2, siw0 iWARP)",
           file=sys.stderr, flush=True)
     entry = os.path.realpath(sys.argv[0])
     argv = sys.argv[1:] if args is None else list(args)
-    return run(([sys.executable] if python else []) + [entry] + argv, [os.getcwd(), *dirs], limit)
+    return run([entry] + argv, [os.getcwd(), *dirs], limit)

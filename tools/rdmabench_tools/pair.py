@@ -129,7 +129,7 @@ class Server:
                 raise PairError(f"server exited (status {self.process.returncode}) before it was ready: "
                                 f"{tail(self.log())}", self.log())
             if time.monotonic() > deadline:
-                raise PairError(f"server not ready after {limit:.0f} s: {' '.join(self.cmd)}: {tail(self.log())}",
+                raise PairError(f"server not ready after {limit:g} s: {' '.join(self.cmd)}: {tail(self.log())}",
                                 self.log())
             time.sleep(0.05)
 

@@ -41,7 +41,7 @@ def main(argv=None):
         print(__doc__, file=sys.stderr)
         return 2
     if lab.missing() and not lab.inside():
-        return lab.rerun_self(PROG, "no RDMA devices here", python=True)
+        return lab.rerun_self(PROG, "no RDMA devices here")
     if not shutil.which("perf"):
         sys.exit(f"{PROG}: perf is not installed (Debian: linux-perf)")
     binary, device, address, options = argv[0], argv[1], argv[2], argv[3:]

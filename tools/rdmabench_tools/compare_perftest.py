@@ -310,9 +310,9 @@ def main():
     if not a.kinds or set(a.kinds.split(",")) - {"lat", "bw"}:
         sys.exit(f"compare-perftest: --kinds wants lat, bw or lat,bw, not {a.kinds!r}")
 
-    lab = [[os.environ.get("RXE_DEV", "rxe0"), os.environ.get("RXE_IP", "10.0.2.15")],
+    lab_devices = [[os.environ.get("RXE_DEV", "rxe0"), os.environ.get("RXE_IP", "10.0.2.15")],
            [os.environ.get("SIW_DEV", "siw0"), os.environ.get("SIW_IP", "10.0.3.15")]]
-    devices = [d.split(":", 1) for d in a.devices.split(",")] if a.devices else lab
+    devices = [d.split(":", 1) for d in a.devices.split(",")] if a.devices else lab_devices
     if any(len(d) != 2 for d in devices):
         sys.exit(f"compare-perftest: --devices wants DEV:IP,... (e.g. rxe0:10.0.2.15), not {a.devices!r}")
     try:

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "cli/ready_file.hpp"
 #include "rdmabench/control/control_channel.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/report/report.hpp"
@@ -46,6 +47,7 @@ struct Options {
   double duration_s = 5, interval_s = 0.5;
   Milliseconds timeout{10000};
   std::string json_path, samples_path;
+  std::string ready_file;  ///< server: written once it listens (cli/ready_file.hpp)
 };
 
 /// The session header, fixed-size and big-endian.
@@ -157,7 +159,9 @@ std::pair<std::uint64_t, nlohmann::json> receive_summary(int fd, Milliseconds ti
 
 int serve(const Options& o) {
   ControlListener listener(o.port);
+  // For people; scripts wait for --ready-file instead of reading this.
   std::cerr << fmt::format("tcp_baseline: waiting for a client on TCP port {}", o.port) << std::endl;
+  if (!o.ready_file.empty()) cli::write_ready_file(o.ready_file, o.port);
   ControlChannel control = listener.accept(Milliseconds(0));
   const Header h = receive_header(control.fd(), o.timeout);
   std::vector<ControlChannel> data;
@@ -364,7 +368,9 @@ Options parse(int argc, char** argv, bool& help) {
       ("warmup", po::value(&warmup), "pingpong: untimed round trips first (default 100)")
       ("timeout", po::value(&timeout_s), "seconds to wait for the peer (default 10)")
       ("json", po::value(&o.json_path), "write the result as one JSON line to FILE")
-      ("dump-samples", po::value(&o.samples_path), "pingpong: every latency sample (usec) to FILE");
+      ("dump-samples", po::value(&o.samples_path), "pingpong: every latency sample (usec) to FILE")
+      ("ready-file", po::value(&o.ready_file),
+       "server: once listening, write one JSON line {\"ready\": true, ...} to FILE");
   po::options_description hidden;
   hidden.add_options()("server", po::value(&o.server));
   po::options_description all;

@@ -69,8 +69,8 @@ void expect_refused_on_both_sides(const Args& server, const Args& client, const 
   const auto port = std::to_string(free_port_pair());
   Args server_argv{bin(server[0]), "-d", d.name, "-p", port};
   server_argv.insert(server_argv.end(), server.begin() + 1, server.end());
-  Process s(server_argv);
-  REQUIRE(s.wait_for_output("waiting for a client", 30s));
+  auto server_process = start_server(server_argv);
+  Process& s = *server_process;
   Args client_argv{bin(client[0]), "-d", d.name, "-p", port};
   client_argv.insert(client_argv.end(), client.begin() + 1, client.end());
   client_argv.push_back(d.address);
@@ -134,9 +134,9 @@ TEST_CASE("client with no server gives up within --timeout", "[lab][errors]") {
 TEST_CASE("garbage on the control port is rejected and the server keeps serving", "[lab][errors]") {
   const auto d = roce();
   const int port = free_port_pair();
-  Process server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
+  auto server_process = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
+  Process& server = *server_process;
   INFO("server: " << server.describe());
-  REQUIRE(server.wait_for_output("waiting for a client", 30s));
   send_raw(port, "GET / HTTP/1.0\r\n\r\n");
   REQUIRE(server.wait_for_output("rejected", 10s));
   CHECK_THAT(server.err(), Catch::Contains("bad magic"));
@@ -211,9 +211,9 @@ TEST_CASE("validate catches a corrupted byte and names it, on both sides", "[lab
     INFO(binary << " on " << d.name);
     const auto port = std::to_string(free_port_pair());
     if (read) ::setenv("RDMABENCH_FAULT_CORRUPT_VALIDATION", "1", 1);
-    Process server({bin(binary), "-d", d.name, "-p", port, "--validate"});
+    auto server_process = start_server({bin(binary), "-d", d.name, "-p", port, "--validate"});
+    Process& server = *server_process;
     ::unsetenv("RDMABENCH_FAULT_CORRUPT_VALIDATION");
-    REQUIRE(server.wait_for_output("waiting for a client", 30s));
     if (!read) ::setenv("RDMABENCH_FAULT_CORRUPT_VALIDATION", "1", 1);
     Process client({bin(binary), "-d", d.name, "-p", port, "--validate", "-s", "4096", "-n", "10", d.address});
     ::unsetenv("RDMABENCH_FAULT_CORRUPT_VALIDATION");

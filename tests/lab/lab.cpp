@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace lab {
 
@@ -44,15 +45,30 @@ int free_port_pair() {
 
 std::string bin(const std::string& name) { return std::string(RDMABENCH_BIN_DIR) + "/" + name; }
 
+std::unique_ptr<Process> start_server(Args argv) {
+  TempDir tmp;
+  const auto ready = tmp.path / "ready";
+  argv.insert(argv.end(), {"--ready-file", ready.string()});
+  auto server = std::make_unique<Process>(argv);
+  INFO(server->describe());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!std::filesystem::exists(ready)) {
+    REQUIRE(server->running());
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto line = nlohmann::json::parse(read_file(ready));
+  REQUIRE(line.value("ready", false));
+  return server;
+}
+
 Pair start_pair(const std::string& binary, const Args& server_args,
                 const std::string& server_address, const Args& client_args) {
   Pair p;
   p.port = free_port_pair();
   Args s{bin(binary), "-p", std::to_string(p.port)};
   s.insert(s.end(), server_args.begin(), server_args.end());
-  p.server = std::make_unique<Process>(s);
-  INFO(p.server->describe());
-  REQUIRE(p.server->wait_for_output("waiting for a client", std::chrono::seconds(30)));
+  p.server = start_server(s);
   Args c{bin(binary), "-p", std::to_string(p.port)};
   c.insert(c.end(), client_args.begin(), client_args.end());
   c.push_back(server_address);

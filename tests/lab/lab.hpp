@@ -29,6 +29,10 @@ std::string bin(const std::string& name);  ///< path of one of our binaries
 
 using Args = std::vector<std::string>;
 
+/// Starts server `argv` with --ready-file and requires it to write that file
+/// (it listens then) within 30 s; the one readiness signal the lab tests use.
+std::unique_ptr<Process> start_server(Args argv);
+
 /// A server started and ready for a client.
 struct Pair {
   std::unique_ptr<Process> server;

@@ -89,7 +89,7 @@ def main():
     check(f"RoCEv2 ({RXE})" in header and f"iWARP ({SIW})" in header and "InfiniBand" in header,
           f"table columns named by the classification: {header}")
     sys.path.insert(0, os.path.join(REPO, "tools"))
-    from shootout_report import fmt  # the report's own number format
+    from rdmabench_tools.shootout_report import fmt  # the report's own number format
     known = {fmt(v) for v in numbers(results)}
     cells = [c.strip() for row in table[2:] for c in row.strip("|").split("|")[2:]]
     shown = [t for c in cells for t in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e[-+]\d+)?(?![\w.])", c)

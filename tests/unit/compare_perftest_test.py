@@ -15,7 +15,7 @@ import tempfile
 
 from tool_test_helpers import check, finish, load_tool
 
-cp = load_tool("compare-perftest")
+cp = load_tool("compare_perftest")
 
 
 lat = {"ours": {0: 10.0, 1: 12.0, 2: 9.0}, "perftest": {0: 11.0, 1: 11.0, 2: 9.5}}

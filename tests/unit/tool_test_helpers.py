@@ -1,22 +1,18 @@
-"""What the unit tests of the Python tools in tools/ share: loading a tool
-(a script without .py) as a module, and checks that print each verdict and
-set the exit status at the end."""
-import importlib.machinery
-import importlib.util
+"""What the unit tests of the Python tools in tools/ share: the tools'
+package on the import path, and checks that print each verdict and set the
+exit status at the end."""
+import importlib
 import os
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "tools"))
 failures = []
 
 
-def load_tool(name):
-    """tools/NAME as a module, without running its main()."""
-    module = name.replace("-", "_")
-    loader = importlib.machinery.SourceFileLoader(module, os.path.join(REPO, "tools", name))
-    tool = importlib.util.module_from_spec(importlib.util.spec_from_loader(module, loader))
-    loader.exec_module(tool)
-    return tool
+def load_tool(module):
+    """rdmabench_tools.MODULE, the code of a tool, without running its main()."""
+    return importlib.import_module("rdmabench_tools." + module)
 
 
 def check(ok, what):

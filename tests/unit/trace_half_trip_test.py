@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit test of tools/trace-half-trip's reading of a trace, without any
+"""Unit test of tools/dev/trace-half-trip's reading of a trace, without any
 device: the doorbell is the benchmark's most frequent write size, other
 processes and writes are ignored, the clock markers give ticks per usec,
 each step is timed from the one before in the sender's context, the
@@ -7,7 +7,7 @@ receiver's part runs to the other side's next doorbell, and the table
 compares the two tools' medians."""
 from tool_test_helpers import check, finish, load_tool
 
-th = load_tool("trace-half-trip")
+th = load_tool("trace_half_trip")
 
 
 def line(comm, pid, ts, what):

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """trace-half-trip - where a send ping-pong's half trip goes in the kernel,
 ours beside perftest's, step by step.
 
-Usage: tools/trace-half-trip [--device DEV] [--address IP] [--size BYTES]
+Usage: tools/dev/trace-half-trip [--device DEV] [--address IP] [--size BYTES]
                              [--iters N] [--rounds N]
 
 Runs our rdma_send_lat and perftest's ib_send_lat alternately on one soft
@@ -22,6 +21,7 @@ Needs root (tracefs) and x86. The device defaults to siw0 at the lab's
 address; where it is absent the tool re-runs itself inside tools/rdma-lab.
 """
 import argparse
+import contextlib
 import os
 import re
 import statistics
@@ -29,11 +29,8 @@ import subprocess
 import sys
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "tools"))
-from pair_listener import wait_for_listener  # noqa: E402
+from . import lab, pair, paths
 
-BIN = os.path.join(os.environ.get("RDMABENCH_BUILD", os.path.join(REPO, "build")), "bench")
 TRACEFS = "/sys/kernel/tracing"
 
 # The functions that mark a half trip's steps, in the order they run; the
@@ -140,28 +137,27 @@ def clock_mark():
     write("trace_marker", f"mono_ns={time.clock_gettime_ns(time.CLOCK_MONOTONIC)}\n")
 
 
-def traced_pair(cmd, address, port):
-    """Runs one server/client pair with tracing on; returns the trace lines."""
-    server = subprocess.Popen(cmd + ["-p", str(port)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.STDOUT)
+@contextlib.contextmanager
+def tracing():
+    """Tracing on, from a clean trace, between two clock markers."""
+    write("trace", "")
+    write("tracing_on", "1")
+    clock_mark()
     try:
-        wait_for_listener(port, server)  # perftest's server says nothing when it listens
-        write("trace", "")
-        write("tracing_on", "1")
-        clock_mark()
-        client = subprocess.run(cmd + ["-p", str(port), address], capture_output=True,
-                                text=True, timeout=300)
+        yield
+    finally:
         clock_mark()
         write("tracing_on", "0")
-        if client.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed:\n{client.stdout}{client.stderr}")
-        server.wait(timeout=30)
-        with open(os.path.join(TRACEFS, "trace")) as f:
-            return f.read().splitlines()
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+
+
+def traced_pair(cmd, address, port, ours):
+    """Runs one server/client pair with tracing on around the client; returns the trace lines."""
+    server = cmd + ["-p", str(port)]
+    # perftest's server says nothing when it listens: wait for its port.
+    pair.run_pair(server, server + [address], ready="file" if ours else "listen", timeout=300,
+                  around_clients=tracing()).check()
+    with open(os.path.join(TRACEFS, "trace")) as f:
+        return f.read().splitlines()
 
 
 def setup_tracing(steps):
@@ -204,15 +200,14 @@ def main():
     lab_address = {"siw": os.environ.get("SIW_IP", "10.0.3.15"),
                    "rxe": os.environ.get("RXE_IP", "10.0.2.15")}
     address = a.address or lab_address[kind]
-    if not os.path.exists("/sys/class/infiniband/" + a.device):
-        if os.environ.get("RDMABENCH_LAB"):
-            sysfs = "/sys/class/infiniband"
-            present = ", ".join(sorted(os.listdir(sysfs))) if os.path.isdir(sysfs) else "none"
-            sys.exit(f"trace-half-trip: no RDMA device {a.device} here (devices: {present})")
-        print(f"trace-half-trip: no {a.device} here; running inside tools/rdma-lab", file=sys.stderr)
-        cmd = [os.path.join(REPO, "tools", "rdma-lab"), "-t", "1200", "-s", REPO, "-s", os.getcwd(),
-               "--", os.path.realpath(__file__)] + sys.argv[1:]
-        sys.exit(subprocess.call(cmd))
+    try:
+        ours = paths.binary("rdma_send_lat")
+    except paths.MissingBinary as e:
+        sys.exit(f"trace-half-trip: {e}")
+    if lab.missing([a.device]):
+        if lab.inside():
+            sys.exit(f"trace-half-trip: no RDMA device {a.device} here (devices: {', '.join(lab.devices()) or 'none'})")
+        sys.exit(lab.rerun_self("trace-half-trip", f"no {a.device} here", limit=1200))
     if os.geteuid() != 0:
         sys.exit("trace-half-trip: tracing needs root")
     steps = STEPS[kind]
@@ -220,7 +215,7 @@ def main():
     # perftest needs rdma_cm on iWARP and a GID index on RoCE (as in compare-perftest).
     connect = ["-R"] if kind == "siw" else ["-x", os.environ.get("RDMABENCH_GID_INDEX", "1")]
     commands = {
-        "rdma_send_lat": [os.path.join(BIN, "rdma_send_lat")] + common,
+        "rdma_send_lat": [ours] + common,
         "ib_send_lat": ["ib_send_lat", "-F"] + connect + common,
     }
     setup_tracing(steps)
@@ -231,8 +226,8 @@ def main():
             for tool in (TOOLS if r % 2 == 0 else TOOLS[::-1]):
                 port += 2
                 try:
-                    events, rate = parse(traced_pair(commands[tool], address, port))
-                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                    events, rate = parse(traced_pair(commands[tool], address, port, tool == "rdma_send_lat"))
+                except RuntimeError as e:
                     sys.exit(f"trace-half-trip: {tool} round {r + 1} failed: {e}")
                 if not rate:
                     sys.exit("trace-half-trip: the trace lost its clock markers")
@@ -249,6 +244,3 @@ def main():
           f"median usec under tracing")
     print("\n".join(table(results, steps)))
 
-
-if __name__ == "__main__":
-    main()

@@ -103,35 +103,43 @@ static double ticks_per_us(void) {
   return (double)(__rdtsc() - c0) / ((now_s() - t0) * 1e6);
 }
 
-int main(int argc, char** argv) {
-  long size = 4096, iters = 2000, rx_depth = 512;
-  const char* port = "18515";
+struct options {
+  long size, iters, rx_depth;
+  const char* port;
+  const char* server;  // NULL: be the server
+};
+
+static struct options parse_options(int argc, char** argv) {
+  struct options o = {.size = 4096, .iters = 2000, .rx_depth = 512, .port = "18515"};
   for (int c; (c = getopt(argc, argv, "s:n:r:p:")) != -1;) switch (c) {
       case 's':
-        size = parse(optarg, "-s", 1, 1 << 20);
+        o.size = parse(optarg, "-s", 1, 1 << 20);
         break;
       case 'n':
-        iters = parse(optarg, "-n", 2, 10000000);
+        o.iters = parse(optarg, "-n", 2, 10000000);
         break;
       case 'r':
-        rx_depth = parse(optarg, "-r", 1, 8192);
+        o.rx_depth = parse(optarg, "-r", 1, 8192);
         break;
       case 'p':
         parse(optarg, "-p", 1, 65535);
-        port = optarg;
+        o.port = optarg;
         break;
       default:
         fail("usage", "bare_send_lat [-s BYTES] [-n ITERS] [-r RX_DEPTH] [-p PORT] [SERVER_IP]");
     }
-  const char* server = optind < argc ? argv[optind] : NULL;
-  const int client = server != NULL;
+  o.server = optind < argc ? argv[optind] : NULL;
+  return o;
+}
 
-  struct rdma_event_channel* ch = rdma_create_event_channel();
-  if (!ch) fail("rdma_create_event_channel", strerror(errno));
+/// The client's id with its route resolved, or the server's id of the one
+/// client that asked to connect.
+static struct rdma_cm_id* meet_peer(struct rdma_event_channel* ch, const struct options* o) {
+  const int client = o->server != NULL;
   struct rdma_cm_id *listener, *id;
   struct addrinfo hints = {.ai_family = AF_INET, .ai_flags = client ? 0 : AI_PASSIVE}, *ai;
-  if (getaddrinfo(server, port, &hints, &ai))
-    fail(server ? server : "the listening address", "not an IPv4 address");
+  if (getaddrinfo(o->server, o->port, &hints, &ai))
+    fail(o->server ? o->server : "the listening address", "not an IPv4 address");
   if (rdma_create_id(ch, client ? &id : &listener, NULL, RDMA_PS_TCP))
     fail("rdma_create_id", strerror(errno));
   if (client) {
@@ -147,71 +155,99 @@ int main(int argc, char** argv) {
     id = expect_event(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
   }
   freeaddrinfo(ai);
+  return id;
+}
 
-  // perftest's resources for ib_send_lat: a one-deep send queue and CQ, a
-  // receive CQ as deep as the receive queue, one registration of 2 x size.
+struct resources {
+  struct ibv_cq *send_cq, *recv_cq;
+  struct ibv_send_wr send_wr;
+  struct ibv_recv_wr recv_wr;
+  struct ibv_sge send_sge, recv_sge;
+};
+
+/// perftest's resources for ib_send_lat: a one-deep send queue and CQ, a
+/// receive CQ as deep as the receive queue, one registration of 2 x size;
+/// every receive posted, then connected.
+static void set_up(struct rdma_cm_id* id, struct rdma_event_channel* ch, const struct options* o,
+                   struct resources* r) {
+  const long size = o->size;
   struct ibv_pd* pd = ibv_alloc_pd(id->verbs);
-  struct ibv_cq* send_cq = ibv_create_cq(id->verbs, 1, NULL, NULL, 0);
-  struct ibv_cq* recv_cq = ibv_create_cq(id->verbs, (int)rx_depth, NULL, NULL, 0);
+  r->send_cq = ibv_create_cq(id->verbs, 1, NULL, NULL, 0);
+  r->recv_cq = ibv_create_cq(id->verbs, (int)o->rx_depth, NULL, NULL, 0);
   char* buf = aligned_alloc((size_t)sysconf(_SC_PAGESIZE), (size_t)(2 * size));
-  if (!pd || !send_cq || !recv_cq || !buf)
+  if (!pd || !r->send_cq || !r->recv_cq || !buf)
     fail("allocating the PD, CQs and buffer", strerror(errno));
   for (long i = 0; i < 2 * size; i++) buf[i] = (char)rand();
   struct ibv_mr* mr = ibv_reg_mr(pd, buf, (size_t)(2 * size), IBV_ACCESS_LOCAL_WRITE);
   if (!mr) fail("ibv_reg_mr", strerror(errno));
-  struct ibv_qp_init_attr qa = {.send_cq = send_cq,
-                                .recv_cq = recv_cq,
+  struct ibv_qp_init_attr qa = {.send_cq = r->send_cq,
+                                .recv_cq = r->recv_cq,
                                 .qp_type = IBV_QPT_RC,
                                 .cap = {.max_send_wr = 1,
-                                        .max_recv_wr = (uint32_t)rx_depth,
+                                        .max_recv_wr = (uint32_t)o->rx_depth,
                                         .max_send_sge = 1,
                                         .max_recv_sge = 1}};
   if (rdma_create_qp(id, pd, &qa)) fail("rdma_create_qp", strerror(errno));
-  struct ibv_sge recv_sge = {(uintptr_t)(buf + size), (uint32_t)size, mr->lkey};
-  struct ibv_recv_wr recv_wr = {.sg_list = &recv_sge, .num_sge = 1}, *bad_recv;
-  for (long i = 0; i < rx_depth; i++)
-    if (ibv_post_recv(id->qp, &recv_wr, &bad_recv))
+  r->recv_sge = (struct ibv_sge){(uintptr_t)(buf + size), (uint32_t)size, mr->lkey};
+  r->recv_wr = (struct ibv_recv_wr){.sg_list = &r->recv_sge, .num_sge = 1};
+  struct ibv_recv_wr* bad_recv;
+  for (long i = 0; i < o->rx_depth; i++)
+    if (ibv_post_recv(id->qp, &r->recv_wr, &bad_recv))
       fail("ibv_post_recv", "-r exceeds what the device allows");
+  r->send_sge = (struct ibv_sge){(uintptr_t)buf, (uint32_t)size, mr->lkey};
+  r->send_wr = (struct ibv_send_wr){
+      .sg_list = &r->send_sge, .num_sge = 1, .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED};
   struct rdma_conn_param conn = {
       .responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7};
-  if (client && rdma_connect(id, &conn)) fail(strerror(errno), kNoPeerHint);
-  if (!client && rdma_accept(id, &conn)) fail("rdma_accept", strerror(errno));
+  if (o->server && rdma_connect(id, &conn)) fail(strerror(errno), kNoPeerHint);
+  if (!o->server && rdma_accept(id, &conn)) fail("rdma_accept", strerror(errno));
   expect_event(ch, RDMA_CM_EVENT_ESTABLISHED);
+}
 
-  struct ibv_sge send_sge = {(uintptr_t)buf, (uint32_t)size, mr->lkey};
-  struct ibv_send_wr send_wr = {.sg_list = &send_sge,
-                                .num_sge = 1,
-                                .opcode = IBV_WR_SEND,
-                                .send_flags = IBV_SEND_SIGNALED},
-                     *bad_send;
+/// The ping-pong; on the client, prints bytes, iterations, typical and p99
+/// one-way latency (usec).
+static void ping_pong(struct rdma_cm_id* id, const struct options* o, struct resources* r) {
+  const int client = o->server != NULL;
+  const long iters = o->iters;
+  struct ibv_send_wr* bad_send;
+  struct ibv_recv_wr* bad_recv;
   unsigned long long* stamp = malloc((size_t)(iters + 1) * sizeof *stamp);
   if (!stamp) fail("malloc", "-n is too large");
   long received = 0;
   for (long i = 0; i < iters; i++) {
     if (!client || i > 0) {  // the client sends first
-      wait_one(recv_cq, "the peer's message");
+      wait_one(r->recv_cq, "the peer's message");
       // perftest reposts only while more messages are due than are posted
-      if (++received + rx_depth <= iters && ibv_post_recv(id->qp, &recv_wr, &bad_recv))
+      if (++received + o->rx_depth <= iters && ibv_post_recv(id->qp, &r->recv_wr, &bad_recv))
         fail("ibv_post_recv", NULL);
     }
     stamp[i] = __rdtsc();
-    if (ibv_post_send(id->qp, &send_wr, &bad_send))
+    if (ibv_post_send(id->qp, &r->send_wr, &bad_send))
       fail("ibv_post_send", "the QP left RTS (peer gone?)");
-    wait_one(send_cq, "the send's completion");
+    wait_one(r->send_cq, "the send's completion");
   }
-  if (client) {
-    wait_one(recv_cq, "the peer's last message");
-    stamp[iters] = __rdtsc();
-    const double per_us = ticks_per_us();
-    double* one_way = malloc((size_t)iters * sizeof *one_way);
-    if (!one_way) fail("malloc", "-n is too large");
-    for (long i = 0; i < iters; i++) one_way[i] = (double)(stamp[i + 1] - stamp[i]) / per_us / 2;
-    qsort(one_way, (size_t)iters, sizeof *one_way, by_value);
-    printf("%ld %ld %.3f %.3f\n", size, iters, one_way[iters / 2], one_way[iters * 99 / 100]);
-  }
+  if (!client) return;
+  wait_one(r->recv_cq, "the peer's last message");
+  stamp[iters] = __rdtsc();
+  const double per_us = ticks_per_us();
+  double* one_way = malloc((size_t)iters * sizeof *one_way);
+  if (!one_way) fail("malloc", "-n is too large");
+  for (long i = 0; i < iters; i++) one_way[i] = (double)(stamp[i + 1] - stamp[i]) / per_us / 2;
+  qsort(one_way, (size_t)iters, sizeof *one_way, by_value);
+  printf("%ld %ld %.3f %.3f\n", o->size, iters, one_way[iters / 2], one_way[iters * 99 / 100]);
+}
+
+int main(int argc, char** argv) {
+  const struct options o = parse_options(argc, argv);
+  struct rdma_event_channel* ch = rdma_create_event_channel();
+  if (!ch) fail("rdma_create_event_channel", strerror(errno));
+  struct rdma_cm_id* id = meet_peer(ch, &o);
+  struct resources r;
+  set_up(id, ch, &o, &r);
+  ping_pong(id, &o, &r);
   // The client hangs up once it has every answer; the server waits for
   // that, so that its last answer is not cut off in flight.
-  if (client)
+  if (o.server)
     rdma_disconnect(id);
   else
     expect_event(ch, RDMA_CM_EVENT_DISCONNECTED);

@@ -1,0 +1,309 @@
+"""gdr-affinity-study - what buffer placement and CPU affinity cost on one NIC:
+write and read bandwidth and write latency for every placement of the two
+buffers (H->H, H->D, D->H, D->D; H host memory, D a GPU's memory), each with
+the benchmark threads pinned to the NIC's NUMA node (--numa auto) and left
+to the scheduler (--numa off), labelled with each GPU's PCIe relationship to
+the NIC (PIX, PXB, PHB, NODE, SYS, from rdma_topo --json).
+
+Usage: tools/gdr-affinity-study [-d DEV] [--address IP] [--gpus 0,1] [--out DIR]
+                                [--quick] [--bw-size BYTES] [--iters N] [--no-lab]
+
+"A->B" names where the data starts and where it lands: for writes the
+client's buffer is A and the server's B; for reads the server's is A and the
+client's B; write latency ping-pongs, with the client's buffer A. D is GPU N
+as rdma_topo numbers them (PCI order), passed as --mem cuda:K where K counts
+NVIDIA GPUs in PCI order (CUDA_DEVICE_ORDER=PCI_BUS_ID is set for the runs).
+GPU rows on a machine without GPU say "no GPU"; host rows are measured anyway.
+Runs that a binary refuses (--mem cuda:K before CUDA support is built) are
+reported with the binary's message, never silently dropped.
+
+Writes DIR/affinity.md (tables), DIR/affinity.json (every figure and its
+context) and DIR/affinity.png (default DIR: gdr-affinity-study/ in the build
+directory, or in the current one where there is no source tree). With
+no RDMA device here it measures inside tools/rdma-lab on rxe0 and renders on
+this machine. Figures in the lab are emulated: compare rows, not machines.
+Env: RDMABENCH_BUILD (default: build/ in the repository).
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import lab, pair, paths
+
+PROG = "gdr-affinity-study"
+PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
+NUMA_MODES = ["auto", "off"]
+# name: (binary, figure key in our JSON Lines, label, unit, True when the
+# client's buffer holds the source)
+TESTS = {
+    "write_bw": ("rdma_write_bw", ("bandwidth", "average_MBps"), "write BW", "MB/s", True),
+    "read_bw": ("rdma_read_bw", ("bandwidth", "average_MBps"), "read BW", "MB/s", False),
+    "write_lat": ("rdma_write_lat", ("latency", "median"), "write lat median", "usec", True),
+}
+
+
+def die(message):
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def binaries():
+    """{name: path} of rdma_topo and the benchmarks, built if need be."""
+    try:
+        return paths.binaries(["rdma_topo"] + sorted({t[0] for t in TESTS.values()}),
+                              log=lambda m: print(f"{PROG}: {m}", file=sys.stderr, flush=True))
+    except paths.MissingBinary as e:
+        die(str(e))
+
+
+def topology(bins):
+    """rdma_topo --json of this machine: the only source of NIC and GPU facts."""
+    return json.loads(subprocess.run([bins["rdma_topo"], "--json"], check=True, capture_output=True,
+                                     text=True).stdout)
+
+
+def nic_address(nic, given):
+    """The IPv4 address clients connect to: --address, the lab's, or the netdev's."""
+    if given:
+        return given
+    for dev_var, ip_var in (("RXE_DEV", "RXE_IP"), ("SIW_DEV", "SIW_IP")):
+        if os.environ.get(dev_var) == nic["name"] and os.environ.get(ip_var):
+            return os.environ[ip_var]
+    if nic["netdev"]:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev", nic["netdev"]],
+                             capture_output=True, text=True).stdout.split()
+        if "inet" in out:
+            return out[out.index("inet") + 1].split("/")[0]
+    die(f"no IPv4 address found for {nic['name']} (netdev '{nic['netdev'] or 'unknown'}'): give --address IP")
+
+
+def first_error(text, fallback):
+    """A binary's error line (the first that says error:), else its first line."""
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    return ([x for x in lines if "error:" in x] or lines or [fallback])[0]
+
+
+def run_pair(server_cmd, client_cmd, timeout):
+    """Our server, then our client; returns None or the reason the pair failed."""
+    env = dict(os.environ, CUDA_DEVICE_ORDER="PCI_BUS_ID")
+    try:
+        result = pair.run_pair(server_cmd, client_cmd, timeout=timeout, env=env)
+    except pair.PairError as e:  # it exited before listening: its error line says why
+        return "server: " + first_error(e.server_log or str(e), "exited")
+    if result.client_status != 0:
+        return "client: " + first_error(result.client_err, "failed")
+    if result.server_status != 0:
+        return "server: " + first_error(result.server_log, "failed")
+    return None
+
+
+class Study:
+    def __init__(self, args, nic, address, bins):
+        self.args, self.nic, self.address, self.bins = args, nic, address, bins
+        self.port = 20000 + 2 * random.randrange(10000)
+
+    def measure(self, test, client_mem, server_mem, numa):
+        """One server/client pair; the client's first JSON Lines record, or {'error': ...}."""
+        binary, _, _, _, _ = TESTS[test]
+        self.port += 2
+        common = [self.bins[binary], "-d", self.nic["name"], "-p", str(self.port), "--numa", numa]
+        size = ["-s", str(self.args.lat_size if test == "write_lat" else self.args.bw_size)]
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            error = run_pair(common + ["--mem", server_mem],
+                             common + ["--mem", client_mem] + size +
+                             ["-n", str(self.args.iters), "--json", out.name, self.address],
+                             timeout=self.args.timeout)
+            if error:
+                return {"error": error}
+            return json.loads(open(out.name).readline())
+
+    def row(self, placement, gpu, cuda_index):
+        source, destination = placement.split("->")
+        mem = {"H": "host", "D": f"cuda:{cuda_index}"}
+        results = {}
+        for test, (_, (block, key), _, unit, client_is_source) in TESTS.items():
+            client_mem = mem[source if client_is_source else destination]
+            server_mem = mem[destination if client_is_source else source]
+            for numa in NUMA_MODES:
+                record = self.measure(test, client_mem, server_mem, numa)
+                if "error" in record:
+                    results.setdefault(test, {})[numa] = {"error": record["error"]}
+                    continue
+                context = record["context"]
+                results.setdefault(test, {})[numa] = {
+                    "value": record[block][key], "unit": unit,
+                    "client_memory": client_mem, "server_memory": server_mem,
+                    "pinned_cpus": context["numa"]["pinned_cpus"],
+                    "cpu_placement": context["numa"]["placement"],
+                    "device_numa_node": context["numa"]["device_node"],
+                }
+            print(f"gdr-affinity-study: {placement} {gpu_label(gpu)} {test} done", file=sys.stderr, flush=True)
+        return results
+
+
+def gpu_label(gpu):
+    return "host only" if gpu is None else f"GPU{gpu['index']} {gpu['pci_address']}"
+
+
+def plan(topo, nic, wanted):
+    """Rows to measure: H->H once, then every GPU placement per chosen GPU."""
+    rows = [{"placement": "H->H", "gpu": None, "relationship": None, "status": "measure"}]
+    gpus = [g for g in topo["gpus"] if wanted is None or g["index"] in wanted]
+    if wanted is not None and len(gpus) != len(wanted):
+        die(f"--gpus {','.join(map(str, sorted(wanted)))}: this machine has GPUs "
+            f"{[g['index'] for g in topo['gpus']] or 'none'} (rdma_topo)")
+    nvidia = [g["index"] for g in topo["gpus"] if g["vendor"] == "NVIDIA"]
+    for placement in PLACEMENTS[1:]:
+        if not gpus:
+            rows.append({"placement": placement, "gpu": None, "relationship": None, "status": "no GPU"})
+        for g in gpus:
+            pair = next(m for m in topo["matrix"] if m["gpu"] == g["index"] and m["nic"] == nic["name"])
+            cuda = nvidia.index(g["index"]) if g["index"] in nvidia else None
+            rows.append({"placement": placement, "gpu": g, "relationship": pair["relationship"], "cuda_index": cuda,
+                         "status": "measure" if cuda is not None else f"{g['vendor']} GPU: --mem takes CUDA GPUs only"})
+    return rows
+
+
+def measure_all(a, bins):
+    topo = topology(bins)
+    if not topo["rdma_devices"]:
+        die("no RDMA device here (rdma_topo lists none); the lab runs this on rxe0 unless --no-lab is given")
+    names = [d["name"] for d in topo["rdma_devices"]]
+    name = a.device or (os.environ["RXE_DEV"] if os.environ.get("RXE_DEV") in names else names[0])
+    nic = next((d for d in topo["rdma_devices"] if d["name"] == name), None)
+    if nic is None:
+        die(f"-d {a.device}: no such RDMA device; this machine has {', '.join(names)}")
+    study = Study(a, nic, nic_address(nic, a.address), bins)
+    rows = plan(topo, nic, a.gpus)
+    for r in rows:
+        if r["status"] == "measure":
+            r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"))
+            r["status"] = "measured"
+    return {"nic": nic, "address": study.address, "topology": topo, "rows": rows,
+            "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters, "quick": a.quick,
+                         "host": os.uname().nodename, "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+                         "lab": bool(os.environ.get("RDMABENCH_LAB"))}}
+
+
+def cell(row, test, numa):
+    if row["status"] != "measured":
+        return row["status"]
+    r = row["results"][test][numa]
+    return f"{r['value']:.2f}" if "value" in r else "failed: " + r["error"].replace("|", "/")
+
+
+def markdown(study):
+    nic, s = study["nic"], study["settings"]
+    node = "unknown" if nic["numa_node"] is None else nic["numa_node"]
+    pinned = next((r["results"]["write_bw"]["auto"].get("cpu_placement") for r in study["rows"]
+                   if r["status"] == "measured"), "not measured")
+    lines = [f"# GPUDirect placement and CPU affinity on {nic['name']}", "",
+             f"- NIC: {nic['name']} ({'virtual, netdev ' + (nic['netdev'] or '?') if nic['virtual'] else nic['pci_address']}),"
+             f" NUMA node {node}; clients connect to {study['address']}",
+             f"- --numa auto pinned to: {pinned}",
+             f"- bandwidth {s['bw_size']} B, latency {s['lat_size']} B, {s['iters']} iterations"
+             f"{' (--quick)' if s['quick'] else ''}; host {s['host']}, {s['date']}"
+             f"{'; soft-RDMA lab (emulated: compare rows only)' if s['lab'] else ''}",
+             "- A->B: data from A to B (write: client A, server B; read: server A, client B); H host, D GPU", ""]
+    header = ["placement", "GPU", "GPU-NIC"] + [f"{TESTS[t][2]} [{TESTS[t][3]}] numa {n}"
+                                               for t in TESTS for n in NUMA_MODES]
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in study["rows"]:
+        gpu = "-" if r["placement"] == "H->H" else ("no GPU" if r["gpu"] is None else gpu_label(r["gpu"]))
+        lines.append("| " + " | ".join([r["placement"], gpu, r["relationship"] or "-"] +
+                                       [cell(r, t, n) for t in TESTS for n in NUMA_MODES]) + " |")
+    legend = study["topology"]["legend"]
+    lines += ["", "GPU-NIC: " + "; ".join(f"{k} {legend[k]}" for k in ("PIX", "PXB", "PHB", "NODE", "SYS")), ""]
+    return "\n".join(lines)
+
+
+def plot(study, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = study["rows"]
+    labels = [r["placement"] + ("" if r["gpu"] is None else f"\nGPU{r['gpu']['index']} {r['relationship'] or ''}")
+              for r in rows]
+    fig, axes = plt.subplots(1, len(TESTS), figsize=(5 * len(TESTS), 4.5))
+    for ax, (test, (_, _, label, unit, _)) in zip(axes, TESTS.items()):
+        for k, numa in enumerate(NUMA_MODES):
+            xs = [i + (k - 0.5) * 0.38 for i in range(len(rows))]
+            values = [r["results"][test][numa].get("value", 0) if r["status"] == "measured" else 0 for r in rows]
+            ax.bar(xs, values, width=0.38, label=f"--numa {numa}")
+        for i, r in enumerate(rows):
+            if r["status"] != "measured":
+                ax.text(i, 0, r["status"], rotation=90, ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(rows)), labels, fontsize=8)
+        ax.set_title(label)
+        ax.set_ylabel(unit)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{study['nic']['name']}: placement and CPU affinity"
+                 + (" (soft-RDMA lab, emulated)" if study["settings"]["lab"] else ""))
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def render(study, out):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "affinity.json"), "w") as f:
+        json.dump(study, f, indent=1)
+    with open(os.path.join(out, "affinity.md"), "w") as f:
+        f.write(markdown(study))
+    plot(study, os.path.join(out, "affinity.png"))
+    print(markdown(study))
+    print(f"gdr-affinity-study: wrote {out}/affinity.md, affinity.json, affinity.png", file=sys.stderr)
+
+
+def run_in_lab(a):
+    """No device here: measure in the lab guest, render here (matplotlib under TCG is slow)."""
+    raw = os.path.join(a.out, "measurements.json")
+    status = lab.rerun_self(PROG, "no RDMA device here; measuring on rxe0",
+                            ["--no-lab", "--measure-only", raw] + sys.argv[1:], dirs=[a.out], limit=1800)
+    if status != 0:
+        return status
+    with open(raw) as f:
+        render(json.load(f), a.out)
+    return 0
+
+
+def default_out():
+    build = paths.build_dir() if paths.source_root() else None
+    return os.path.join(build or os.getcwd(), PROG)
+
+
+def main():
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-d", "--device", help="RDMA device (default: the lab's rxe0, else the first)")
+    p.add_argument("--address", help="IPv4 address of the device's netdev (default: found from rdma_topo and ip)")
+    p.add_argument("--gpus", type=lambda t: {int(x) for x in t.split(",")}, help="GPU indices (rdma_topo's; default all)")
+    p.add_argument("--out", default=default_out(), help="report folder (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="200 iterations per run, for a smoke test")
+    p.add_argument("--iters", type=int, help="iterations per run (default 5000)")
+    p.add_argument("--bw-size", type=int, default=65536, help="bandwidth message size in bytes")
+    p.add_argument("--lat-size", type=int, default=8, help="latency message size in bytes")
+    p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take")
+    p.add_argument("--no-lab", action="store_true", help="never use tools/rdma-lab; fail without a device")
+    p.add_argument("--measure-only", metavar="FILE", help=argparse.SUPPRESS)  # the lab's half of a lab run
+    a = p.parse_args()
+    a.iters = a.iters or (200 if a.quick else 5000)
+    a.out = os.path.realpath(a.out)
+    bins = binaries()
+    try:
+        folder = paths.OutputFolder(a.out)
+    except OSError as e:
+        die(f"--out {a.out}: cannot create it ({e.strerror})")
+    with folder:  # a run that wrote nothing leaves no folder behind
+        if not a.no_lab and not topology(bins)["rdma_devices"]:
+            return run_in_lab(a)
+        study = measure_all(a, bins)
+        if a.measure_only:
+            with open(a.measure_only, "w") as f:
+                json.dump(study, f, indent=1)
+        else:
+            render(study, a.out)
+    return 0

@@ -50,6 +50,9 @@ struct Options {
   std::string ready_file;  ///< server: written once it listens (cli/ready_file.hpp)
 };
 
+/// Buffers of all streams together, on either side (1 GiB).
+constexpr std::uint64_t kMaxBytesInFlight = std::uint64_t{1} << 30;
+
 /// The session header, fixed-size and big-endian.
 struct Header {
   std::uint32_t test = 0, streams = 0;
@@ -129,7 +132,10 @@ Header receive_header(int fd, Milliseconds timeout) {
   h.streams = static_cast<std::uint32_t>(get_u64(in + 8));
   h.size = get_u64(in + 16);
   h.round_trips = get_u64(in + 24);
-  if ((h.test != 1 && h.test != 2) || h.streams < 1 || h.streams > 64 || h.size < 1 || h.size > (1u << 30))
+  // Each stream gets a buffer of `size`: bound what one header can make the
+  // server allocate, as the client's options do.
+  if ((h.test != 1 && h.test != 2) || h.streams < 1 || h.streams > 64 || h.size < 1 ||
+      h.size > kMaxBytesInFlight || h.streams * h.size > kMaxBytesInFlight)
     throw Error(fmt::format("session header out of range (test {}, {} streams, {} bytes)", h.test,
                             h.streams, h.size));
   return h;
@@ -403,7 +409,12 @@ Options parse(int argc, char** argv, bool& help) {
   else if (test == "pingpong") o.test = Test::pingpong;
   else throw cli::UsageError(fmt::format("--test {} is unknown: expected stream or pingpong", test));
   o.size = cli::parse_size(size);
-  range("-s/--size", o.size, std::uint64_t{1}, std::uint64_t{1} << 30);
+  range("-s/--size", o.size, std::uint64_t{1}, kMaxBytesInFlight);
+  if (o.size * static_cast<std::uint64_t>(streams) > kMaxBytesInFlight)
+    throw cli::UsageError(fmt::format("--streams {} of -s/--size {} need {} bytes of buffers; at most {} "
+                                      "in all: give fewer streams or a smaller size",
+                                      streams, o.size, o.size * static_cast<std::uint64_t>(streams),
+                                      kMaxBytesInFlight));
   o.port = static_cast<std::uint16_t>(port);
   o.streams = static_cast<std::uint32_t>(streams);
   o.iterations = static_cast<std::uint64_t>(iterations);

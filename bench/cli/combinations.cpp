@@ -58,6 +58,9 @@ void check_outputs(const BenchmarkKind& kind, const CommandLine& cl) {
     throw UsageError("--dump-samples applies to latency tests; " + kind.name + " keeps no per-message samples");
   if (!cl.ready_file.empty() && cl.is_client())
     throw UsageError("--ready-file applies to the server, which listens; drop it on the client");
+  if (!cl.side.bind_address.empty() && cl.is_client())
+    throw UsageError("--bind applies to the server, which listens; the client names the server's "
+                     "address instead");
 }
 
 }  // namespace

@@ -133,7 +133,10 @@ po::options_description connection_options(RawOptions& raw, CommandLine& cl, con
   connection.add_options()
       ("port,p", po::value(&raw.tcp_port)->default_value(18515), "TCP control port (rdma_cm uses port + 1)")
       ("rdma-cm,R", po::bool_switch(), "connect the QPs with rdma_cm (automatic on iWARP)")
-      ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds to wait for the peer before giving up")
+      ("timeout", po::value(&raw.timeout_s)->default_value(10.0),
+       "seconds any wait for the peer may last, and the silence after which a peer counts as gone")
+      ("bind", po::value(&cl.side.bind_address),
+       "server: listen on this address only, for the TCP port and rdma_cm (default: every address)")
       ("ready-file", po::value(&cl.ready_file),
        "server: once listening, write a JSON line (ready, pid, tcp_port, rdma_cm_port) to FILE, for scripts");
   declare_table_options(connection, OptionGroup::connection, defaults);

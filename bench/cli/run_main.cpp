@@ -116,6 +116,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     notice(fmt::format("waiting for a client on TCP port {}", cl.side.tcp_port));
     if (!cl.ready_file.empty()) write_ready_file(cl.ready_file, cl.side.tcp_port);
     Session session = server.accept_client();
+    const auto turn_away = server.turn_away_while_busy(session.peer->peer_name());
     run_session(session);
   }
   if (auto warning = tsc_drift_warning(clock)) notice(*warning);

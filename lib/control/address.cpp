@@ -1,6 +1,8 @@
 #include "control/address.hpp"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
+#include <netinet/in.h>
 
 #include "rdmabench/verbs/error.hpp"
 
@@ -16,6 +18,41 @@ AddressList resolve_address(const std::string& host, std::uint16_t port) {
     throw Error(fmt::format("cannot resolve server address '{}': {}", host, ::gai_strerror(rc)),
                 "give the server's IP address or a resolvable host name");
   return AddressList(found, ::freeaddrinfo);
+}
+
+std::string numeric_host(const sockaddr* address) {
+  if (!address) return {};
+  const socklen_t length = address->sa_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  char host[NI_MAXHOST];
+  if (::getnameinfo(address, length, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) return {};
+  std::string h = host;
+  if (h.rfind("::ffff:", 0) == 0 && h.find('.') != std::string::npos) h = h.substr(7);
+  return h;
+}
+
+sockaddr_storage listen_address(const std::string& host, std::uint16_t port, bool ipv6_available) {
+  sockaddr_storage storage{};
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
+  if (host.empty() && ipv6_available) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_addr = in6addr_any;
+    v6->sin6_port = htons(port);
+  } else if (host.empty()) {
+    v4->sin_family = AF_INET;
+    v4->sin_addr.s_addr = htonl(INADDR_ANY);
+    v4->sin_port = htons(port);
+  } else if (::inet_pton(AF_INET, host.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+  } else if (::inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+  } else {
+    throw Error(fmt::format("--bind {} is not an IP address", host),
+                "give one of this host's addresses, such as 10.0.2.15 or 2001:db8::1");
+  }
+  return storage;
 }
 
 }  // namespace rdmabench::detail

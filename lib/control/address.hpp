@@ -14,4 +14,14 @@ using AddressList = std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)>;
 /// Every stream address of `host`:`port`; throws an Error naming the host.
 AddressList resolve_address(const std::string& host, std::uint16_t port);
 
+/// The numeric host of `address` ("10.0.2.15", "fe80::1"); an IPv4 address
+/// seen through a dual-stack socket (::ffff:a.b.c.d) as plain IPv4, so that
+/// the same peer compares equal however it arrived. Empty if unknown.
+std::string numeric_host(const sockaddr* address);
+
+/// A listening address for `host` ("" for every address) and `port`: IPv6
+/// dual-stack when `host` is empty and the host has IPv6, else IPv4; a
+/// literal address as given. Throws an Error naming --bind for a bad one.
+sockaddr_storage listen_address(const std::string& host, std::uint16_t port, bool ipv6_available);
+
 }  // namespace rdmabench::detail

@@ -35,6 +35,13 @@ FileDescriptor::~FileDescriptor() {
 
 namespace {
 
+/// The peer said nothing before the deadline (as opposed to a broken or
+/// closed connection).
+class ReadTimeout : public Error {
+ public:
+  using Error::Error;
+};
+
 /// poll() for `events` until the deadline; false on timeout.
 bool wait_for(int fd, short events, Clock::time_point deadline) {
   for (;;) {
@@ -58,10 +65,21 @@ std::string describe_peer(const sockaddr_storage& addr) {
   return fmt::format("{}:{}", h, port);
 }
 
-void set_nodelay(int fd) {
-  int one = 1;
-  // Control messages are small and latency-bound; never batch them.
+/// Control messages are small and latency-bound: never batch them. And a
+/// peer host that vanishes without a FIN or RST must break the connection
+/// within `timeout`: keepalive probes an idle one, and TCP_USER_TIMEOUT
+/// bounds how long sent data (a heartbeat) may stay unacknowledged.
+void tune_control_socket(int fd, Milliseconds timeout) {
+  const int one = 1;
+  const int seconds = static_cast<int>(std::max<long long>(1, timeout.count() / 1000));
+  const int probes = 3;
+  const unsigned user_timeout_ms = static_cast<unsigned>(std::max<long long>(1000, timeout.count()));
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &seconds, sizeof seconds);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &one, sizeof one);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
 }
 
 /// Connects without blocking past `deadline` (an unroutable address would
@@ -86,11 +104,21 @@ int connect_before(int fd, const addrinfo& address, Clock::time_point deadline) 
 
 }  // namespace
 
-ControlChannel::ControlChannel(FileDescriptor socket, std::string peer_name)
-    : socket_(std::move(socket)), peer_name_(std::move(peer_name)) {}
+ControlChannel::ControlChannel(FileDescriptor socket, std::string peer_name, std::string peer_host)
+    : socket_(std::move(socket)),
+      peer_name_(std::move(peer_name)),
+      peer_host_(std::move(peer_host)),
+      shared_(std::make_unique<Shared>()) {
+  heard_from_peer();
+}
+
+void ControlChannel::heard_from_peer() {
+  shared_->last_heard_ns.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+}
 
 void ControlChannel::send(const wire::Message& message) {
   const auto bytes = wire::encode(message);
+  const std::lock_guard lock(shared_->send);
   std::size_t sent = 0;
   while (sent < bytes.size()) {
     const ssize_t n = ::send(socket_.get(), bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
@@ -108,7 +136,7 @@ void ControlChannel::read_exactly(std::uint8_t* data, std::size_t length, Millis
   std::size_t got = 0;
   while (got < length) {
     if (!wait_for(socket_.get(), POLLIN, deadline))
-      throw Error(fmt::format("timed out after {} ms waiting for {}", timeout.count(), peer_name_),
+      throw ReadTimeout(fmt::format("timed out after {} ms waiting for {}", timeout.count(), peer_name_),
                   "the peer is stuck or gone; raise --timeout if it is merely slow");
     const ssize_t n = ::recv(socket_.get(), data + got, length - got, 0);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -124,11 +152,20 @@ void ControlChannel::read_exactly(std::uint8_t* data, std::size_t length, Millis
 
 wire::Message ControlChannel::receive(Milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    auto message = receive_any(timeout, deadline);
+    if (!std::holds_alternative<wire::Heartbeat>(message)) return message;
+  }
+}
+
+wire::Message ControlChannel::receive_any(Milliseconds timeout, Clock::time_point deadline) {
+  const std::lock_guard lock(shared_->receive);
   std::uint8_t header[wire::kHeaderSize];
   read_exactly(header, sizeof header, timeout, deadline);
   const auto frame = wire::decode_header(header);
   std::vector<std::uint8_t> payload(frame.payload_length);
   read_exactly(payload.data(), payload.size(), timeout, deadline);
+  heard_from_peer();
   return wire::decode_payload(frame.type, payload);
 }
 
@@ -144,12 +181,67 @@ void ControlChannel::await_barrier(std::uint32_t sequence, Milliseconds timeout)
                       theirs.sequence, sequence));
 }
 
-void ControlChannel::answer_barrier(std::uint32_t sequence, Milliseconds timeout) {
-  await_barrier(sequence, timeout);
-  send(wire::Barrier{sequence});
+void ControlChannel::answer_barrier(std::uint32_t sequence, Milliseconds silence) {
+  for (;;) {
+    // Each word from the peer, a heartbeat included, starts the silence anew.
+    wire::Message message;
+    try {
+      message = receive_any(silence, Clock::now() + silence);
+    } catch (const ReadTimeout&) {
+      throw Error(fmt::format("{} went silent: no word from it for {} ms while it should be "
+                                "running (stopped, crashed, or cut off from this host)",
+                                peer_name_, silence.count()),
+                  "if the peer is merely slow to answer, raise --timeout on both sides");
+    }
+    if (std::holds_alternative<wire::Heartbeat>(message)) continue;
+    if (auto* theirs = std::get_if<wire::Barrier>(&message)) {
+      require(theirs->sequence == sequence,
+              fmt::format("protocol error: peer {} is at barrier {}, this side at {}", peer_name_,
+                          theirs->sequence, sequence));
+      send(wire::Barrier{sequence});
+      return;
+    }
+    if (auto* a = std::get_if<wire::Abort>(&message))
+      throw Error("peer " + peer_name_ + " gave up: " + a->reason);
+    throw Error("protocol error: expected barrier from " + peer_name_ + ", received a " +
+                wire::type_name(message) + " message");
+  }
+}
+
+void ControlChannel::send_heartbeat() {
+  // Never block here: a peer that stopped reading fills the socket, and a
+  // heartbeat thread stuck in send() could not be joined. Skip the beat then.
+  pollfd p{socket_.get(), POLLOUT, 0};
+  if (::poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)) send(wire::Heartbeat{});
+}
+
+void ControlChannel::listen_for_heartbeats(Milliseconds silence) {
+  std::unique_lock lock(shared_->receive, std::try_to_lock);
+  if (lock.owns_lock()) drop_pending_heartbeats();
+  const auto last = Clock::time_point(Clock::duration(shared_->last_heard_ns.load(std::memory_order_relaxed)));
+  if (Clock::now() - last > silence) shared_->silent.store(true, std::memory_order_relaxed);
+}
+
+void ControlChannel::drop_pending_heartbeats() {
+  const std::lock_guard lock(shared_->receive);
+  for (;;) {
+    std::uint8_t header[wire::kHeaderSize];
+    const ssize_t n = ::recv(socket_.get(), header, sizeof header, MSG_PEEK | MSG_DONTWAIT);
+    if (n != static_cast<ssize_t>(sizeof header)) return;
+    try {
+      const auto frame = wire::decode_header(header);
+      if (frame.type != wire::MessageType::heartbeat || frame.payload_length != 0) return;
+    } catch (const Error&) {
+      return;  // garbage is for the code that reads the next message to report
+    }
+    (void)::recv(socket_.get(), header, sizeof header, MSG_DONTWAIT);
+    heard_from_peer();
+  }
 }
 
 PeerState ControlChannel::check_peer(std::string& reason) {
+  const std::lock_guard lock(shared_->receive);
+  drop_pending_heartbeats();
   pollfd p{socket_.get(), POLLIN, 0};
   if (::poll(&p, 1, 0) <= 0) return PeerState::alive;
   // Look at pending data before the hang-up: a peer that sends its Abort and
@@ -172,7 +264,9 @@ PeerState ControlChannel::check_peer(std::string& reason) {
   return PeerState::aborted;
 }
 
-bool ControlChannel::peer_has_spoken() const {
+bool ControlChannel::peer_has_spoken() {
+  const std::lock_guard lock(shared_->receive);
+  drop_pending_heartbeats();
   pollfd p{socket_.get(), POLLIN, 0};
   return ::poll(&p, 1, 0) > 0;
 }
@@ -198,8 +292,9 @@ ControlChannel connect_control(const std::string& host, std::uint16_t port, Mill
         last_error = std::strerror(err);
         continue;
       }
-      set_nodelay(fd.get());
-      return ControlChannel(std::move(fd), fmt::format("server {}:{}", host, port));
+      tune_control_socket(fd.get(), timeout);
+      return ControlChannel(std::move(fd), fmt::format("server {}:{}", host, port),
+                            detail::numeric_host(a->ai_addr));
     }
     if (Clock::now() + Milliseconds(200) >= deadline) break;
     std::this_thread::sleep_for(Milliseconds(200));
@@ -209,22 +304,33 @@ ControlChannel connect_control(const std::string& host, std::uint16_t port, Mill
               "is the server running, and is -p/--port the same on both sides?");
 }
 
-ControlListener::ControlListener(std::uint16_t port) : port_(port) {
-  FileDescriptor fd(::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
+ControlListener::ControlListener(std::uint16_t port, Milliseconds peer_timeout,
+                                 const std::string& bind_address)
+    : port_(port), peer_timeout_(peer_timeout) {
+  // Dual-stack where the host has IPv6 (IPv4 clients arrive v4-mapped); a
+  // host booted with ipv6.disable=1 refuses AF_INET6 sockets: IPv4 there.
+  FileDescriptor probe(::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  const bool ipv6 = probe.get() >= 0;
+  const sockaddr_storage addr = detail::listen_address(bind_address, port, ipv6);
+  FileDescriptor fd(::socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) throw_system_error("socket", errno);
   int one = 1, zero = 0;
   ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  // Dual-stack: IPv4 clients arrive as v4-mapped addresses.
-  ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
-  sockaddr_in6 addr{};
-  addr.sin6_family = AF_INET6;
-  addr.sin6_addr = in6addr_any;
-  addr.sin6_port = htons(port);
-  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
-    throw Error(fmt::format("cannot listen on TCP port {}: {}", port, std::strerror(errno)),
-                "another server may hold it; choose another with -p/--port on both sides");
+  if (addr.ss_family == AF_INET6 && bind_address.empty())
+    ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+  const socklen_t length = addr.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), length) != 0)
+    throw Error(fmt::format("cannot listen on TCP port {}{}: {}", port,
+                            bind_address.empty() ? "" : " of " + bind_address, std::strerror(errno)),
+                bind_address.empty()
+                    ? "another server may hold it; choose another with -p/--port on both sides"
+                    : "give --bind an address of this host, or choose another -p/--port");
   if (::listen(fd.get(), 8) != 0) throw_system_error("listen", errno);
   socket_ = std::move(fd);
+}
+
+bool ControlListener::has_client(Milliseconds timeout) {
+  return wait_for(socket_.get(), POLLIN, Clock::now() + timeout);
 }
 
 ControlChannel ControlListener::accept(Milliseconds timeout) {
@@ -235,8 +341,9 @@ ControlChannel ControlListener::accept(Milliseconds timeout) {
   FileDescriptor fd(
       ::accept4(socket_.get(), reinterpret_cast<sockaddr*>(&peer), &length, SOCK_CLOEXEC));
   if (fd.get() < 0) throw_system_error("accept", errno);
-  set_nodelay(fd.get());
-  return ControlChannel(std::move(fd), "client " + describe_peer(peer));
+  tune_control_socket(fd.get(), peer_timeout_);
+  return ControlChannel(std::move(fd), "client " + describe_peer(peer),
+                        detail::numeric_host(reinterpret_cast<const sockaddr*>(&peer)));
 }
 
 std::pair<ControlChannel, ControlChannel> make_control_pair() {

@@ -13,12 +13,16 @@
 #include <fmt/format.h>
 #include <netdb.h>
 
+#include <thread>
+
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "control/address.hpp"
 #include "control/session_internal.hpp"
 #include "memory/memory_policy.hpp"
+#include "memory/memory_budget.hpp"
+#include "system/pause_points.hpp"
 
 namespace rdmabench {
 
@@ -37,6 +41,8 @@ Session::~Session() {
 namespace {
 
 constexpr std::uint32_t kAcceptedBarrier = 0;
+/// How long a connected client may take to say hello (it says it at once).
+constexpr Milliseconds kHelloDeadline{3000};
 constexpr std::uint32_t kConnectedBarrier = 1;
 
 std::uint32_t path_mtu_of(ibv_qp* qp) {
@@ -73,6 +79,7 @@ void create_exchanged_queues(Session& s, Context context, PortAttributes port, T
 template <typename Make>
 void connect_queues(Session& s, Make make) {
   try {
+    pause_point("handshake");
     make();
     finish_handshake(s);
   } catch (const Error& e) {
@@ -128,6 +135,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
   auto memory = prepare_memory(config.memory, spec);
+  if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
   Context context;
   PortAttributes port;
   Transport transport;
@@ -184,22 +192,37 @@ struct Server::Impl {
     if (rdma_create_id(cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_system_error("rdma_create_id", errno);
     cm_listener.reset(id);
-    // IPv4 wildcard: siw listens on a v6 wildcard only for IPv6 addresses,
-    // so a dual-stack listener would turn every IPv4 client away on iWARP.
-    sockaddr_in any{};
-    any.sin_family = AF_INET;
-    any.sin_addr.s_addr = htonl(INADDR_ANY);
-    any.sin_port = htons(static_cast<std::uint16_t>(config.tcp_port + 1));
-    if (rdma_bind_addr(id, reinterpret_cast<sockaddr*>(&any)) != 0)
-      throw_system_error(fmt::format("rdma_bind_addr(port {})", config.tcp_port + 1), errno,
-                         "rdma_cm uses the control port + 1; is another server using it?");
+    // Without --bind, the IPv4 wildcard: siw listens on a v6 wildcard only
+    // for IPv6 addresses, so a dual-stack listener would turn every IPv4
+    // client away on iWARP.
+    auto address = listen_address(config.bind_address, static_cast<std::uint16_t>(config.tcp_port + 1),
+                                  /*ipv6_available=*/false);
+    if (rdma_bind_addr(id, reinterpret_cast<sockaddr*>(&address)) != 0)
+      throw_system_error(fmt::format("rdma_bind_addr({} port {})",
+                                     config.bind_address.empty() ? "every address" : config.bind_address,
+                                     config.tcp_port + 1),
+                         errno, "rdma_cm uses the control port + 1; is another server using it?");
     if (rdma_listen(id, 8) != 0) throw_system_error("rdma_listen", errno);
   }
 
-  /// Reads the hello; nullopt (after telling the user) for a bad peer.
+  /// The next control connection; nullopt (after telling the user) when
+  /// accept itself failed, so that one bad connection never ends the server.
+  std::optional<ControlChannel> accept_control() {
+    try {
+      return listener->accept(Milliseconds(0));
+    } catch (const Error& e) {
+      notice(fmt::format("{}; still waiting for a client", e.what()));
+      std::this_thread::sleep_for(Milliseconds(100));  // a lasting cause (EMFILE) must not spin
+      return std::nullopt;
+    }
+  }
+
+  /// Reads the hello; nullopt (after telling the user) for a bad peer. A
+  /// client sends it as soon as it connects: one that stays silent longer
+  /// than kHelloDeadline is turned away, so it cannot hold the server.
   std::optional<TestSpec> read_hello(ControlChannel& control) {
     try {
-      return control.receive_expected<wire::Hello>(config.timeout, "hello").spec;
+      return control.receive_expected<wire::Hello>(std::min(config.timeout, kHelloDeadline), "hello").spec;
     } catch (const Error& e) {
       notice(fmt::format("rejected {}: {}; still waiting for a client", control.peer_name(), e.what()));
       control.try_abort(std::string("rejected: ") + e.what());
@@ -207,14 +230,62 @@ struct Server::Impl {
     }
   }
 
+  /// Turns a client away: tells it why (if it still listens) and the user.
+  std::nullopt_t refuse(ControlChannel& control, const std::string& why) {
+    notice(fmt::format("refused {}: {}; still waiting for a client", control.peer_name(), why));
+    try {
+      control.send(wire::Reject{why});
+    } catch (const Error&) {
+      // It left already; the user has been told.
+    }
+    return std::nullopt;
+  }
+
+  /// The spec to run for the client on `control`, or nullopt after refusing
+  /// it: a bad hello, a conflict with this server's options, or a run this
+  /// device or host cannot hold.
+  std::optional<TestSpec> screen(ControlChannel& control) {
+    const auto hello = read_hello(control);
+    if (!hello) return std::nullopt;
+    if (auto conflict = find_conflict(spec, *hello)) return refuse(control, *conflict);
+    TestSpec adopted = adopt_client_choice(spec, *hello);
+    if (context) {
+      try {
+        check_sizes_fit(adopted, port);
+        check_datagram_sizes(adopted, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
+      } catch (const Error& e) {
+        return refuse(control, std::string("server side: ") + e.what());
+      }
+    }
+    if (auto shortfall = find_memory_shortfall(adopted, available_memory()))
+      return refuse(control, "server side: " + *shortfall);
+    return adopted;
+  }
+
+  /// The next rdma_cm connection request from the control peer's host; any
+  /// other host's request is rejected (it may not take this run's QPs).
+  rdma_cm_event* next_request_from(const std::string& control_host, Session& s) {
+    for (;;) {
+      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, *s.peer);
+      const std::string from = numeric_host(rdma_get_peer_addr(request->id));
+      if (control_host.empty() || from == control_host) return request;
+      notice(fmt::format("refused an rdma_cm connection from {}: this run belongs to {}", from,
+                         s.peer->peer_name()));
+      rdma_cm_id* stranger = request->id;
+      rdma_reject(stranger, nullptr, 0);
+      rdma_ack_cm_event(request);
+      rdma_destroy_id(stranger);
+    }
+  }
+
   /// Accepts the client's connections, one per QP, in the order it makes
   /// them; the first brings up the shared resources.
-  void cm_accept(Session& s) {
+  void cm_accept(Session& s, const std::string& control_host) {
     // The connections get their own event channel, so that they outlive ours.
     s.cm_events.reset(rdma_create_event_channel());
     if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
     for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
-      auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, *s.peer);
+      auto* request = next_request_from(control_host, s);
       rdma_cm_id* id = request->id;
       const rdma_conn_param asked = request->param.conn;
       rdma_ack_cm_event(request);
@@ -254,42 +325,58 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
     if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
   }
-  m.listener.emplace(m.config.tcp_port);
+  m.listener.emplace(m.config.tcp_port, m.config.timeout, m.config.bind_address);
   if (m.spec.connect == ConnectMethod::rdma_cm) m.listen_for_cm();
 }
 
 Server::~Server() = default;
 
+Server::TurnAway::TurnAway(ControlListener& listener, std::string message, Notice notice)
+    : listener_(listener), message_(std::move(message)), notice_(std::move(notice)),
+      thread_([this] { run(); }) {}
+
+Server::TurnAway::~TurnAway() {
+  stop_ = true;
+  thread_.join();
+}
+
+void Server::TurnAway::run() {
+  while (!stop_) {
+    try {
+      if (!listener_.has_client(Milliseconds(100))) continue;
+      auto control = listener_.accept(Milliseconds(0));
+      notice_(fmt::format("refused {}: {}", control.peer_name(), message_));
+      control.send(wire::Reject{message_});
+    } catch (const Error&) {
+      // That one went away, or accept failed: the run goes on regardless.
+    }
+  }
+}
+
+std::unique_ptr<Server::TurnAway> Server::turn_away_while_busy(const std::string& running_for) {
+  return std::make_unique<TurnAway>(
+      *impl_->listener,
+      fmt::format("the server is busy with a run for {}; try again when it has finished", running_for),
+      impl_->notice);
+}
+
 Session Server::accept_client() {
   Impl& m = *impl_;
   for (;;) {
-    auto control = m.listener->accept(Milliseconds(0));
-    auto hello = m.read_hello(control);
-    if (!hello) continue;
-    if (auto conflict = find_conflict(m.spec, *hello)) {
-      control.send(wire::Reject{*conflict});
-      throw Error(fmt::format("refused {}: {}", control.peer_name(), *conflict));
-    }
-    TestSpec adopted = adopt_client_choice(m.spec, *hello);
-    if (m.context) {
-      try {
-        check_sizes_fit(adopted, m.port);
-        check_datagram_sizes(adopted, m.config.qp.mtu_bytes.value_or(m.port.active_mtu_bytes),
-                             m.port.device);
-      } catch (const Error& e) {
-        control.send(wire::Reject{std::string("server side: ") + e.what()});
-        throw;
-      }
-    }
-    control.send(wire::Barrier{kAcceptedBarrier});
+    auto control = m.accept_control();
+    if (!control) continue;
+    auto adopted = m.screen(*control);
+    if (!adopted) continue;
+    control->send(wire::Barrier{kAcceptedBarrier});
 
-    Session s(Role::server, std::make_unique<ControlChannel>(std::move(control)), std::move(adopted));
+    const std::string control_host = control->peer_host();
+    Session s(Role::server, std::make_unique<ControlChannel>(std::move(*control)), std::move(*adopted));
     s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config.memory, s.spec);
     s.timeout = m.config.timeout;
     s.qp_options = m.config.qp;
     connect_queues(s, [&] {
       if (s.spec.connect == ConnectMethod::rdma_cm)
-        m.cm_accept(s);
+        m.cm_accept(s, control_host);
       else
         create_exchanged_queues(s, std::move(m.context), m.port, m.transport);
     });

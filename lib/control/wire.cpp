@@ -55,7 +55,14 @@ class Reader {
     const std::size_t n = u16();
     require(n <= kMaxText, fmt::format("{} message: text field of {} bytes (limit {})", what_, n, kMaxText));
     need(n);
-    std::string s(bytes_.begin() + pos_, bytes_.begin() + pos_ + n);
+    // Text from the peer reaches the user's terminal: control characters
+    // (escape sequences) arrive escaped, never raw.
+    std::string s;
+    for (std::size_t i = pos_; i < pos_ + n; ++i) {
+      const auto c = bytes_[i];
+      if (c < 0x20 || c == 0x7f) s += fmt::format("\\x{:02x}", c);
+      else s += static_cast<char>(c);
+    }
     pos_ += n;
     return s;
   }
@@ -93,6 +100,7 @@ MessageType type_of(const Message& m) {
         if constexpr (std::is_same_v<T, Abort>) return MessageType::abort;
         if constexpr (std::is_same_v<T, CpuReport>) return MessageType::cpu_report;
         if constexpr (std::is_same_v<T, BandwidthReport>) return MessageType::bandwidth_report;
+        if constexpr (std::is_same_v<T, Heartbeat>) return MessageType::heartbeat;
       },
       m);
 }
@@ -134,6 +142,8 @@ void write_body(Writer& w, const CpuReport& m) {
     w.f64(v);
   w.optional_f64(u.machine_iowait_cores);
 }
+
+void write_body(Writer&, const Heartbeat&) {}
 
 void write_body(Writer& w, const BandwidthReport& m) {
   const BandwidthFigures& b = m.figures;
@@ -255,6 +265,7 @@ std::string type_name(const Message& message) {
     case MessageType::abort: return "abort";
     case MessageType::cpu_report: return "cpu report";
     case MessageType::bandwidth_report: return "bandwidth report";
+    case MessageType::heartbeat: return "heartbeat";
   }
   return "unknown";
 }
@@ -285,7 +296,7 @@ FrameHeader decode_header(std::span<const std::uint8_t> header) {
                       "use the same rdmabench version on both sides",
                       version, kVersion));
   const auto type = r.u16();
-  require(type >= 1 && type <= 7, fmt::format("unknown control message type {}", type));
+  require(type >= 1 && type <= static_cast<std::uint16_t>(MessageType::heartbeat), fmt::format("unknown control message type {}", type));
   const auto length = r.u32();
   require(length <= kMaxPayload,
           fmt::format("control message of {} bytes exceeds the {}-byte limit", length, kMaxPayload));
@@ -319,6 +330,8 @@ Message decode_payload(MessageType type, std::span<const std::uint8_t> payload) 
     case MessageType::endpoint: return read_whole(payload, "endpoint", read_endpoint);
     case MessageType::bandwidth_report:
       return read_whole(payload, "bandwidth report", read_bandwidth_report);
+    case MessageType::heartbeat:
+      return read_whole(payload, "heartbeat", [](Reader&) { return Heartbeat{}; });
   }
   throw Error("unknown control message type");
 }

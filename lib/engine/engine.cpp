@@ -5,6 +5,8 @@
 
 #include <optional>
 
+#include "control/heartbeat.hpp"
+#include "system/pause_points.hpp"
 #include "engine/engine_internal.hpp"
 #include "system/idle_priority_spinner.hpp"
 #include "rdmabench/version.hpp"
@@ -40,10 +42,6 @@ std::uint32_t start_barrier(std::size_t size_index) { return 2 + 2 * static_cast
 /// --validate's barriers, numbered apart from the per-size ones.
 constexpr std::uint32_t kValidationBarriers = 1'000'000;
 
-/// How long the passive side of a bandwidth test may wait for the client to
-/// finish a size: unbounded in practice; a dead client is noticed at once by
-/// the closed control connection, a stuck one by its own watchdog.
-constexpr Milliseconds kPassiveWait = std::chrono::hours(24 * 30);
 
 /// Payload bytes through this side in one size's loop, warmup included
 /// (ping-pongs and -b carry them both ways), for CPU-seconds per GB. A -D
@@ -161,6 +159,9 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
                    Reporter& reporter) {
   try {
     reporter.begin(context);
+    // From here on each side says it is alive, so that no wait for the
+    // other, however long its work, outlasts a stopped or vanished peer.
+    detail::Heartbeats heartbeats(*s.peer, s.timeout);
     std::optional<detail::IdlePrioritySpinner> keep_cpu_awake;
     if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
@@ -174,13 +175,16 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
         detail::reset_latency_target(s, bytes);
       s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
+      if (i == 0) detail::pause_point("mid-run");
       SizeResult result = detail::measure(s, bytes, clock);
+      if (i == 0) detail::pause_point("end-of-size");
       std::optional<CpuSnapshot> cpu_after;
       // A passive server answers only when the client is done, so that
       // nothing arrives on the control connection during the timed loop;
       // its CPU region is that wait, the span of the client's loop.
       if (!ping_pong && s.role == Role::server) {
-        s.peer->answer_barrier(start_barrier(i) + 1, kPassiveWait);
+        // As long as the client's size takes, while its heartbeats come.
+        s.peer->answer_barrier(start_barrier(i) + 1, s.timeout);
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
       } else {
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
@@ -199,6 +203,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       reporter.size_done(result);
     }
     reporter.end();
+    detail::pause_point("teardown");
   } catch (const Error& e) {
     s.peer->try_abort(e.what());
     throw;

@@ -79,6 +79,7 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
       completed += now_done - lane.completed;
       lane.completed = now_done;
     }
+    dog.watch(completed);
     if (n == 0) {
       dog.idle(completed);
       if constexpr (!Timed) continue;

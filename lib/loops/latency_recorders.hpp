@@ -5,6 +5,8 @@
 // a cool-down margin of a tenth of the duration, so memory does not grow with
 // the run. The loops are templates over these, chosen once per run, so no
 // branch on the mode sits inside them.
+#include <fmt/format.h>
+
 #include <cstdint>
 
 #include "engine/engine_internal.hpp"
@@ -25,7 +27,15 @@ struct CountedRecorder {
   /// timed: the initiator decides, and marks the end for the responder.)
   bool last(std::uint64_t i, std::uint64_t /*now*/) const { return i + 1 == total; }
   void record(std::uint64_t i, std::uint64_t now) {
+    // A responder counts what the peer sends: one message past the agreed
+    // count is a protocol error, never a write past the stamps.
+    if (i >= total) [[unlikely]] overrun(i, total);
     if (i >= warmup) stamps[i - warmup] = now;
+  }
+  [[noreturn, gnu::noinline]] static void overrun(std::uint64_t i, std::uint64_t total) {
+    throw Error(fmt::format("protocol error: the peer sent message {} of a run agreed at {} "
+                            "(warm-up included)",
+                            i + 1, total));
   }
   /// Initiator: the end of the last round trip.
   void finish(std::uint64_t now) { stamps[total - warmup] = now; }

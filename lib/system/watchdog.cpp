@@ -10,7 +10,15 @@ namespace {
 constexpr Milliseconds kErrorGrace{500};
 }  // namespace
 
+void Watchdog::peer_went_silent(std::uint64_t progress) {
+  throw Error(fmt::format("{} went silent: no word from it for {} ms while this side was "
+                          "waiting for {} (at message {}); it is stopped, crashed, or cut off",
+                          control_.peer_name(), timeout_.count(), waiting_for_, progress),
+              "if the peer is merely slow to answer, raise --timeout on both sides");
+}
+
 void Watchdog::check(std::uint64_t progress) {
+  if (peer_silent_.load(std::memory_order_relaxed)) peer_went_silent(progress);
   if (progress != last_progress_) {
     last_progress_ = progress;
     stalled_ = false;

@@ -23,7 +23,8 @@ namespace rdmabench::detail {
 class Watchdog {
  public:
   Watchdog(Bootstrap& control, Milliseconds timeout, const char* waiting_for)
-      : control_(control), timeout_(timeout), waiting_for_(waiting_for) {}
+      : control_(control), peer_silent_(control.silence_flag()), timeout_(timeout),
+        waiting_for_(waiting_for) {}
 
   /// ibv_post_send returned `rc` (its error; errno is not set).
   [[noreturn]] void post_failed(int rc);
@@ -39,6 +40,13 @@ class Watchdog {
     if ((++spins_ & kCheckMask) == 0) [[unlikely]] check(progress);
   }
 
+  /// Call once per poll in loops that progress without the peer's CPU (a
+  /// one-sided initiator, whose target's NIC serves while its process is
+  /// stopped): ends the run when the heartbeat thread found the peer silent.
+  void watch(std::uint64_t progress) {
+    if (peer_silent_.load(std::memory_order_relaxed)) [[unlikely]] peer_went_silent(progress);
+  }
+
  private:
   // About a millisecond of spinning on hardware, tens under emulation: often
   // enough to notice a dead peer quickly, rare enough to cost nothing.
@@ -49,6 +57,7 @@ class Watchdog {
   /// are spent only on a run that has stood still. A look that lands inside
   /// a microsecond-scale latency sample would otherwise lengthen it.
   [[gnu::noinline]] void check(std::uint64_t progress);
+  [[noreturn, gnu::noinline]] void peer_went_silent(std::uint64_t progress);
 
   /// Throws when the peer closed the control connection or aborted, waiting
   /// up to `grace` for that to show; `context()` says what this side was
@@ -64,6 +73,7 @@ class Watchdog {
                                     const std::string& context);
 
   Bootstrap& control_;
+  const std::atomic<bool>& peer_silent_;
   Milliseconds timeout_;
   const char* waiting_for_;
   std::uint64_t last_progress_ = ~0ull;

@@ -319,6 +319,11 @@ void connect_datagram_qp(Session& s, ibv_qp* qp, const wire::Endpoint& peer) {
 }  // namespace
 
 void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
+  const auto mtu = peer.mtu_bytes;
+  require(mtu >= 256 && mtu <= 4096 && (mtu & (mtu - 1)) == 0,
+          fmt::format("protocol error: the peer announces an MTU of {} bytes; expected 256, 512, "
+                      "1024, 2048 or 4096",
+                      mtu));
   ibv_qp* qp = s.qps.at(index).get();
   if (s.spec.qp_type == QpType::ud) return connect_datagram_qp(s, qp, peer);
   // RC and UC share the path; UC has no acks, so no retries, timeouts or

@@ -88,6 +88,11 @@ GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> req
           fmt::format("{} port {} has no valid GID", port.device, port.port),
           "on RoCE the port needs an IP address on its network interface");
   if (requested) {
+    // The address vector carries the source GID index in 8 bits.
+    require(*requested <= 255,
+            fmt::format("GID index {} cannot be used: a queue pair's source GID index is 8 bits, 0 to 255",
+                        *requested),
+            "give -x between 0 and 255, or omit it to choose automatically");
     if (auto* e = find_first(port, [&](const GidEntry& g) { return g.index == *requested; })) {
       say("given with -x");
       return *e;

@@ -62,8 +62,9 @@ void kill_mid_run(const std::string& binary, const Device& d, bool kill_server) 
   CHECK_THAT(survivor.err(), Catch::Contains("closed the control connection"));
 }
 
-/// Server `server` (binary, then options) and client `client` disagree: both
-/// must exit 1 and say `expected`.
+/// Server `server` (binary, then options) and client `client` disagree: the
+/// client must exit 1 and both say `expected`; the server keeps serving, and
+/// then runs a client that agrees with it.
 void expect_refused_on_both_sides(const Args& server, const Args& client, const std::string& expected) {
   const auto d = roce();
   const auto port = std::to_string(free_port_pair());
@@ -78,9 +79,17 @@ void expect_refused_on_both_sides(const Args& server, const Args& client, const 
   INFO("client: " << c.describe());
   INFO("server: " << s.describe());
   CHECK(c.wait_for(30s) == 1);
-  CHECK(s.wait_for(30s) == 1);
   CHECK_THAT(c.err(), Catch::Contains(expected));
+  REQUIRE(s.wait_for_output("still waiting for a client", 10s));
   CHECK_THAT(s.err(), Catch::Contains(expected));
+  CHECK(s.running());
+  Args good{bin(server[0]), "-d", d.name, "-p", port, "-n", "50"};
+  good.insert(good.end(), server.begin() + 1, server.end());
+  good.push_back(d.address);
+  Process g(good);
+  INFO("agreeing client: " << g.describe());
+  CHECK(g.wait_for(60s) == 0);
+  CHECK(s.wait_for(10s) == 0);
 }
 
 }  // namespace

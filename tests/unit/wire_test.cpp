@@ -300,7 +300,7 @@ TEST_CASE("wire: rejects another protocol version, naming both", "[wire]") {
 }
 
 TEST_CASE("wire: rejects unknown message types", "[wire]") {
-  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 8, 0xffff}) {
+  for (std::uint16_t type : std::initializer_list<std::uint16_t>{0, 9, 0xffff}) {
     INFO("type " << type);
     REQUIRE_THROWS_MATCHES(wire::decode_header(header(type, 0)), rdmabench::Error,
                            MessageContains("unknown control message type " + std::to_string(type)));
@@ -458,4 +458,10 @@ TEST_CASE("wire: a hello from a build with another table of parameters is refuse
   REQUIRE_THROWS_MATCHES(wire::decode(frame(wire::MessageType::hello, hello)), rdmabench::Error,
                          MessageContains("the peer's test parameters (table") &&
                              MessageContains("use the same rdmabench version on both sides"));
+}
+
+TEST_CASE("wire: control characters in the peer's text arrive escaped", "[wire]") {
+  const wire::Reject hostile{"bad\x1b[2Jnews\x07\n"};
+  const auto back = std::get<wire::Reject>(round_trip(hostile));
+  CHECK(back.reason == "bad\\x1b[2Jnews\\x07\\x0a");
 }

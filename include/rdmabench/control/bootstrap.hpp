@@ -9,6 +9,7 @@
 /// How the queue pairs themselves are connected (attribute exchange over
 /// this channel, or rdma_cm) is the session's choice, made from the spec.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -34,13 +35,28 @@ class Bootstrap {
   /// Both peers meet here (numbered, so that a skipped barrier is caught).
   virtual void barrier(std::uint32_t sequence, Milliseconds timeout) = 0;
   /// The passive half of a barrier: wait for the peer's, then answer. Used
-  /// where the peer must not see our message while it is still busy.
-  virtual void answer_barrier(std::uint32_t sequence, Milliseconds timeout) = 0;
+  /// where the peer must not see our message while it is still busy, for as
+  /// long as its work takes: the wait goes on while the peer's heartbeats
+  /// keep coming, and ends after `silence` without a word from it.
+  virtual void answer_barrier(std::uint32_t sequence, Milliseconds silence) = 0;
   /// Non-blocking: has the peer gone or sent an Abort? Fills `reason` for an
   /// Abort. Watchdogs call it between polls, never inside a timed region.
   virtual PeerState check_peer(std::string& reason) = 0;
-  /// Non-blocking: has the peer written anything (or gone) since we last read?
-  virtual bool peer_has_spoken() const = 0;
+  /// Non-blocking: has the peer written anything but heartbeats (or gone)
+  /// since we last read?
+  virtual bool peer_has_spoken() = 0;
+  /// Says "still here" to the peer; safe to call from another thread while
+  /// this one sends or waits (the heartbeat thread does).
+  virtual void send_heartbeat() = 0;
+  /// From the heartbeat thread: takes in the peer's pending heartbeats if no
+  /// other thread is reading, and marks the peer silent once nothing came
+  /// from it for `silence`. Never blocks.
+  virtual void listen_for_heartbeats(Milliseconds silence) = 0;
+  /// Set by the heartbeat thread when it found the peer silent. Loops that
+  /// progress without the peer's CPU (one-sided initiators) read it once per
+  /// poll through their watchdog: one relaxed load, no call.
+  virtual const std::atomic<bool>& silence_flag() const noexcept = 0;
+  bool peer_went_silent() const noexcept { return silence_flag().load(std::memory_order_relaxed); }
   /// Best effort: tell the peer why we are giving up. Never throws.
   virtual void try_abort(const std::string& reason) noexcept = 0;
   virtual const std::string& peer_name() const = 0;

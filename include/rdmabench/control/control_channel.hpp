@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <atomic>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -36,42 +38,72 @@ class FileDescriptor {
 /// bounded by a timeout.
 class ControlChannel final : public Bootstrap {
  public:
-  ControlChannel(FileDescriptor socket, std::string peer_name);
+  /// `peer_host`: the peer's numeric address, where it is known (TCP).
+  ControlChannel(FileDescriptor socket, std::string peer_name, std::string peer_host = {});
 
   void send(const wire::Message& message) override;
   wire::Message receive(Milliseconds timeout) override;
   void barrier(std::uint32_t sequence, Milliseconds timeout) override;
-  void answer_barrier(std::uint32_t sequence, Milliseconds timeout) override;
+  void answer_barrier(std::uint32_t sequence, Milliseconds silence) override;
   PeerState check_peer(std::string& reason) override;
-  bool peer_has_spoken() const override;
+  bool peer_has_spoken() override;
+  void send_heartbeat() override;
+  void listen_for_heartbeats(Milliseconds silence) override;
+  const std::atomic<bool>& silence_flag() const noexcept override { return shared_->silent; }
   void try_abort(const std::string& reason) noexcept override;
   const std::string& peer_name() const override { return peer_name_; }
   int wait_fd() const override { return socket_.get(); }
   int fd() const { return socket_.get(); }
+  const std::string& peer_host() const { return peer_host_; }
 
  private:
   void await_barrier(std::uint32_t sequence, Milliseconds timeout);
+  /// One whole frame, heartbeats included, before `deadline`.
+  wire::Message receive_any(Milliseconds timeout, std::chrono::steady_clock::time_point deadline);
   void read_exactly(std::uint8_t* data, std::size_t length, Milliseconds timeout,
                     std::chrono::steady_clock::time_point deadline);
+  /// Reads the heartbeats at the head of the socket's queue, without waiting.
+  void drop_pending_heartbeats();
   FileDescriptor socket_;
   std::string peer_name_;
+  std::string peer_host_;
+  /// What the heartbeat thread shares with this one (held by pointer so the
+  /// channel stays movable): frames must not interleave either way, and the
+  /// time of the peer's last word decides when it went silent.
+  struct Shared {
+    std::mutex send;
+    std::recursive_mutex receive;
+    std::atomic<std::int64_t> last_heard_ns;
+    std::atomic<bool> silent{false};
+  };
+  std::unique_ptr<Shared> shared_;
+  void heard_from_peer();
 };
 
 /// Connects to a server, retrying until `timeout` passes (so a client started
-/// a moment before its server still connects).
+/// a moment before its server still connects). Control sockets of both ends
+/// use TCP keepalive and TCP_USER_TIMEOUT of `timeout`, so that a peer host
+/// that vanishes (no FIN, no RST) breaks the connection instead of leaving
+/// unacknowledged data waiting for ever.
 ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout);
 
-/// Listens on a TCP port for control connections.
+/// Listens on a TCP port for control connections: on `bind_address` only,
+/// or on every address (dual-stack, or IPv4 alone on a host without IPv6).
+/// Accepted sockets get keepalive and a user timeout of `peer_timeout`.
 class ControlListener {
  public:
-  explicit ControlListener(std::uint16_t port);
+  explicit ControlListener(std::uint16_t port, Milliseconds peer_timeout = Milliseconds(10000),
+                           const std::string& bind_address = {});
   /// Waits for the next peer; `timeout` of zero waits forever.
   ControlChannel accept(Milliseconds timeout);
+  /// Whether a peer is waiting to be accepted, within `timeout`.
+  bool has_client(Milliseconds timeout);
   std::uint16_t port() const { return port_; }
 
  private:
   FileDescriptor socket_;
   std::uint16_t port_;
+  Milliseconds peer_timeout_;
 };
 
 /// Two connected channels in one process (engine tests).

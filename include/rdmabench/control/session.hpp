@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +42,7 @@ struct SideConfig {
   std::uint16_t tcp_port = 18515;          ///< control port; rdma_cm listens on tcp_port + 1
   Milliseconds timeout{10000};
   std::string server;                      ///< client only: the server's address
+  std::string bind_address;                ///< server only: listen here alone; empty: every address
   QpOptions qp;
 };
 
@@ -102,10 +105,31 @@ class Server {
  public:
   Server(SideConfig config, TestSpec spec, Notice notice);
   ~Server();
-  /// Waits for a client with a valid hello; a peer that sends garbage is
-  /// rejected (told why when possible, reported through Notice) and the
-  /// server keeps listening. A real conflict is sent to the client and thrown.
+  /// Waits for a client with a valid hello. A peer that sends garbage, says
+  /// nothing, asks for a test this server does not run or for values out of
+  /// range, or for more than this device or host can hold, is refused (told
+  /// why when possible, reported through Notice) and the server keeps
+  /// listening; so does a failed accept.
   Session accept_client();
+
+  /// While it lives, a thread answers every client that connects with a
+  /// Reject saying the server is busy with `running_for`.
+  class TurnAway {
+   public:
+    TurnAway(ControlListener& listener, std::string message, Notice notice);
+    ~TurnAway();
+    TurnAway(const TurnAway&) = delete;
+    TurnAway& operator=(const TurnAway&) = delete;
+
+   private:
+    void run();
+    ControlListener& listener_;
+    std::string message_;
+    Notice notice_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+  };
+  std::unique_ptr<TurnAway> turn_away_while_busy(const std::string& running_for);
 
  private:
   struct Impl;

@@ -30,7 +30,7 @@ inline constexpr std::size_t kMaxText = 1024;
 
 enum class MessageType : std::uint16_t {
   hello = 1, reject = 2, endpoint = 3, barrier = 4, abort = 5, cpu_report = 6,
-  bandwidth_report = 7
+  bandwidth_report = 7, heartbeat = 8
 };
 
 /// Client -> server: the test the client wants to run (every row of
@@ -85,7 +85,16 @@ struct BandwidthReport {
   bool operator==(const BandwidthReport&) const = default;
 };
 
-using Message = std::variant<Hello, Reject, Endpoint, Barrier, Abort, CpuReport, BandwidthReport>;
+/// Either side, every second or so while a run is under way: "still here".
+/// A side waiting for its peer for as long as a size takes (the passive
+/// server of a one-sided test) needs it to tell a slow peer from a stopped,
+/// crashed or cut-off one. Receivers skip it.
+struct Heartbeat {
+  bool operator==(const Heartbeat&) const = default;
+};
+
+using Message =
+    std::variant<Hello, Reject, Endpoint, Barrier, Abort, CpuReport, BandwidthReport, Heartbeat>;
 
 std::string type_name(const Message& message);
 

@@ -1,0 +1,52 @@
+#include "memory/memory_budget.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace rdmabench::detail {
+
+namespace {
+
+constexpr std::uint64_t kBytesPerKeptSample = 24;  // stamp, sample, sorted copy
+
+std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1u << 30)); }
+
+}  // namespace
+
+std::uint64_t bytes_needed(const TestSpec& spec) {
+  std::uint64_t bytes = 2 * largest_size(spec);
+  if (spec.measurement == Measurement::latency && spec.duration_s == 0)
+    bytes += (spec.iterations + spec.warmup + 1) * kBytesPerKeptSample;
+  return bytes;
+}
+
+std::optional<std::uint64_t> available_memory(const std::string& meminfo_path) {
+  std::ifstream in(meminfo_path);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t kib = 0;
+    if (fields >> name >> kib && name == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> find_memory_shortfall(const TestSpec& spec,
+                                                 std::optional<std::uint64_t> available) {
+  const std::uint64_t needed = bytes_needed(spec);
+  if (!available || needed <= *available) return std::nullopt;
+  const bool samples = spec.measurement == Measurement::latency && spec.duration_s == 0;
+  return fmt::format(
+      "this run needs {} of memory ({}) and this host has {} available; {}", gib(needed),
+      samples ? fmt::format("every sample of -n {} kept, 24 bytes each, and two {}-byte buffers",
+                            spec.iterations, largest_size(spec))
+              : fmt::format("two {}-byte buffers", largest_size(spec)),
+      gib(*available),
+      samples ? "give -D SECONDS (a fixed-size histogram, within 0.39% of the exact percentiles) "
+                "or a smaller -n"
+              : "give a smaller -s");
+}
+
+}  // namespace rdmabench::detail

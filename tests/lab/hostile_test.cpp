@@ -1,0 +1,157 @@
+// An untrusted peer: a well-formed hello with values no command line allows,
+// a second client during a run, a client on an address the server does not
+// listen on, a run too big for memory. Each is refused with a message that
+// names what was wrong, and a server goes on serving.
+#include <arpa/inet.h>
+#include <signal.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <thread>
+
+#include "lab.hpp"
+#include "rdmabench/control/wire.hpp"
+
+using namespace lab;
+using namespace std::chrono_literals;
+namespace wire = rdmabench::wire;
+
+namespace {
+
+/// Connects to the server's control port as a client would, sends `hello`
+/// as the first message, and returns what the server answered (its Reject
+/// or Abort text), or "" if it said nothing within 10 s.
+std::string answer_to(int port, const rdmabench::TestSpec& hello) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  const auto bytes = wire::encode(wire::Hello{hello});
+  REQUIRE(::send(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
+  timeval limit{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  std::string reply(4096, '\0');
+  std::size_t got = 0;
+  for (ssize_t n; (n = ::recv(fd, reply.data() + got, reply.size() - got, 0)) > 0;)
+    got += static_cast<std::size_t>(n);
+  ::close(fd);
+  reply.resize(got);
+  return reply;
+}
+
+/// A write_bw client's spec, spoiled by `spoil`.
+rdmabench::TestSpec hostile(const std::function<void(rdmabench::TestSpec&)>& spoil) {
+  rdmabench::TestSpec s;
+  s.operation = rdmabench::Operation::write;
+  s.measurement = rdmabench::Measurement::bandwidth;
+  spoil(s);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("hostile hellos are refused naming the field, and the server then serves a client",
+          "[lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
+  INFO("server: " << server->describe());
+  using Spec = rdmabench::TestSpec;
+  const struct {
+    std::function<void(Spec&)> spoil;
+    std::string expected;
+  } cases[] = {
+      {[](Spec& s) { s.iterations = 0; }, "-n/--iters 0 is out of range: expected 1 to 1000000000"},
+      {[](Spec& s) { s.iterations = 1'000'000'000'000; }, "-n/--iters 1000000000000 is out of range"},
+      {[](Spec& s) { s.iterations = std::numeric_limits<std::uint64_t>::max(); },
+       "-n/--iters 18446744073709551615 is out of range"},
+      {[](Spec& s) { s.warmup = std::numeric_limits<std::uint32_t>::max(); },
+       "--warmup 4294967295 is out of range"},
+      {[](Spec& s) { s.tx_depth = 0; }, "-t/--tx-depth 0 is out of range"},
+      {[](Spec& s) { s.tx_depth = 1u << 20; }, "-t/--tx-depth 1048576 is out of range"},
+      {[](Spec& s) { s.rx_depth = 1u << 20; }, "-r/--rx-depth 1048576 is out of range"},
+      {[](Spec& s) { s.sizes = {0}; }, "-s/--size 0 is out of range"},
+      {[](Spec& s) { s.sizes = {std::uint64_t{1} << 40}; }, "-s/--size 1099511627776 is out of range"},
+      {[](Spec& s) { s.duration_s = 1'000'000'000; }, "-D/--duration 1000000000 is out of range"},
+      {[](Spec& s) { s.queue_pairs = 1u << 20; }, "-q/--qp 1048576 is out of range"},
+  };
+  for (const auto& c : cases) {
+    INFO("expected: " << c.expected);
+    const std::string answer = answer_to(port, hostile(c.spoil));
+    CHECK_THAT(answer, Catch::Contains(c.expected));
+    CHECK(server->running());
+  }
+  CHECK_THAT(server->err(), Catch::Contains("-s/--size 1099511627776 is out of range"));
+  Process client({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(60s) == 0);
+  CHECK(server->wait_for(10s) == 0);
+}
+
+TEST_CASE("a client that connects and says nothing is turned away after the hello deadline",
+          "[lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
+  INFO("server: " << server->describe());
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  CHECK(server->wait_for_output("still waiting for a client", 8s));  // 3 s deadline, not --timeout
+  ::close(fd);
+  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(60s) == 0);
+  CHECK(server->wait_for(10s) == 0);
+}
+
+TEST_CASE("a second client during a run is refused, naming the run's client", "[lab][hostile]") {
+  const auto d = roce();
+  auto p = start_pair("rdma_write_bw", {"-d", d.name}, d.address,
+                      {"-d", d.name, "-n", "100000000", "-s", "2"});
+  INFO("server: " << p.server->describe());
+  REQUIRE(p.client->wait_for_output("#bytes", 30s));
+  Process second({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(p.port), "-n", "10", d.address});
+  INFO("second: " << second.describe());
+  CHECK(second.wait_for(20s) == 1);
+  CHECK_THAT(second.err(), Catch::Contains("the server is busy with a run for client"));
+  CHECK(p.client->running());
+  p.client->kill(SIGKILL);
+}
+
+TEST_CASE("a server given --bind listens on that address alone", "[lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port),
+                              "--bind", d.address});
+  INFO("server: " << server->describe());
+  Process elsewhere({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "--timeout", "2",
+                     "127.0.0.1"});
+  CHECK(elsewhere.wait_for(20s) == 1);
+  CHECK_THAT(elsewhere.err(), Catch::Contains("cannot reach server 127.0.0.1"));
+  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(60s) == 0);
+  CHECK(server->wait_for(10s) == 0);
+}
+
+TEST_CASE("a latency run whose samples cannot fit is refused before connecting, naming -D",
+          "[lab][hostile]") {
+  // The lab guest has 2 GiB; keeping 10^9 samples needs about 22 GiB.
+  Process client({bin("rdma_write_lat"), "-d", roce().name, "-n", "1000000000", "-p",
+                  std::to_string(free_port_pair()), "127.0.0.1"});
+  INFO(client.describe());
+  CHECK(client.wait_for(20s) == 1);
+  CHECK_THAT(client.err(), Catch::Contains("this run needs 22.4 GiB of memory"));
+  CHECK_THAT(client.err(), Catch::Contains("give -D SECONDS"));
+}

@@ -33,10 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ::shutdown(peer.fd(), SHUT_WR);  // the peer is done: what follows is EOF
 
+  // An Abort may carry an empty reason (the wire allows it), so "aborted"
+  // with no reason is not checked here: tests/fuzz/crashes/README.md.
   std::string reason;
-  const auto state = channel.check_peer(reason);
-  RDMABENCH_FUZZ_CHECK(state != rdmabench::PeerState::aborted || !reason.empty(),
-                       "an aborted peer with no reason");
+  channel.check_peer(reason);
   // Each message takes at least a header, so this ends; the timeout is
   // never reached since every byte is already there or the end is.
   for (std::size_t messages = 0; messages <= size / rdmabench::wire::kHeaderSize; ++messages) {

@@ -4,8 +4,11 @@
 // every decoded message must survive.
 
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "rdmabench/control/wire.hpp"
 

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -66,6 +68,7 @@ std::optional<int> Process::wait_for(std::chrono::milliseconds timeout) {
     const pid_t r = ::waitpid(pid_, &raw, WNOHANG);
     if (r == pid_) {
       status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+      check_sanitizer_report();
       break;
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
@@ -91,6 +94,20 @@ bool Process::wait_for_output(const std::string& text, std::chrono::milliseconds
       return out().find(text) != std::string::npos || err().find(text) != std::string::npos;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// In a sanitizer build (docs/hardening.md) a report aborts the child. That
+// fails the test here, whatever exit status the test expects (a refused run
+// exits non-zero too), and shows the report even where the test took its
+// INFO(describe()) while the child was still running.
+void Process::check_sanitizer_report() const {
+  const std::string e = err();
+  for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", ": runtime error: "}) {
+    if (e.find(marker) != std::string::npos) {
+      FAIL_CHECK("a sanitizer reported in a child process\n" << describe());
+      return;
+    }
   }
 }
 

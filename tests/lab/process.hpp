@@ -32,6 +32,7 @@ class Process {
   std::string describe() const;  ///< command line and output, for failure messages
 
  private:
+  void check_sanitizer_report() const;
   std::vector<std::string> argv_;
   std::filesystem::path dir_;
   pid_t pid_ = -1;

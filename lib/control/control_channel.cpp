@@ -258,6 +258,7 @@ PeerState ControlChannel::check_peer(std::string& reason) {
     if (wire::decode_header(header).type != wire::MessageType::abort) return PeerState::alive;
     const auto message = receive(Milliseconds(1000));
     reason = std::get<wire::Abort>(message).reason;
+    if (reason.empty()) reason = "(no reason given)";
   } catch (const Error& e) {
     reason = e.what();
   }

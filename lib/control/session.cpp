@@ -135,7 +135,6 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
   auto memory = prepare_memory(config.memory, spec);
-  if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
   Context context;
   PortAttributes port;
   Transport transport;
@@ -152,6 +151,8 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
     check_qp_options(config.qp, port, spec.connect, notice);
   }
 
+  // After the device's own limits (which name the device), before connecting.
+  if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
   Session s(Role::client,
             std::make_unique<ControlChannel>(connect_control(config.server, config.tcp_port, config.timeout)),
             spec);

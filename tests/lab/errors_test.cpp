@@ -41,7 +41,7 @@ void send_raw(int port, const std::string& bytes) {
 /// non-zero with `expected` in its stderr within its --timeout plus slack.
 void kill_mid_run(const std::string& binary, const Device& d, bool kill_server) {
   auto p = start_pair(binary, {"-d", d.name}, d.address,
-                      {"-d", d.name, "-n", "100000000", "--timeout", "3"});
+                      {"-d", d.name, "-n", "10000000", "--timeout", "3"});
   INFO("client: " << p.client->describe());
   INFO("server: " << p.server->describe());
   // The table header is printed once the handshake is done and loops start.

@@ -24,7 +24,7 @@ void stop_mid_run(const std::string& binary, const Device& d, bool stop_server, 
   Args both{"-d", d.name, "--timeout", "3"};
   both.insert(both.end(), extra.begin(), extra.end());
   Args client = both;
-  client.insert(client.end(), {"-n", "100000000"});
+  client.insert(client.end(), {"-n", "10000000"});
   const bool atomic = binary.find("atomic") != std::string::npos;
   if (!atomic && binary.ends_with("_bw")) client.insert(client.end(), {"-s", "2"});
   auto p = start_pair(binary, both, d.address, client);
@@ -71,7 +71,7 @@ TEST_CASE("a stopped client ends the passive server on iWARP and with rdma_cm on
 TEST_CASE("the passive server names the silent client", "[lab][stall]") {
   const auto d = roce();
   auto p = start_pair("rdma_write_bw", {"-d", d.name, "--timeout", "3"}, d.address,
-                      {"-d", d.name, "--timeout", "3", "-n", "100000000", "-s", "2"});
+                      {"-d", d.name, "--timeout", "3", "-n", "10000000", "-s", "2"});
   INFO("server: " << p.server->describe());
   REQUIRE(p.client->wait_for_output("#bytes", 30s));
   std::this_thread::sleep_for(500ms);

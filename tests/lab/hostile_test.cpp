@@ -23,16 +23,31 @@ namespace wire = rdmabench::wire;
 
 namespace {
 
-/// Connects to the server's control port as a client would, sends `hello`
-/// as the first message, and returns what the server answered (its Reject
-/// or Abort text), or "" if it said nothing within 10 s.
-std::string answer_to(int port, const rdmabench::TestSpec& hello) {
+/// A TCP connection to this host's control port `port`.
+int connect_loopback(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<std::uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  return fd;
+}
+
+/// The server still serves: a correct client of `binary` runs, and then the
+/// server exits 0 as after any completed run.
+void expect_served(const std::string& binary, const Device& d, int port, Process& server) {
+  Process client({bin(binary), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(60s) == 0);
+  CHECK(server.wait_for(10s) == 0);
+}
+
+/// Connects to the server's control port as a client would, sends `hello`
+/// as the first message, and returns what the server answered (its Reject
+/// or Abort text), or "" if it said nothing within 10 s.
+std::string answer_to(int port, const rdmabench::TestSpec& hello) {
+  const int fd = connect_loopback(port);
   const auto bytes = wire::encode(wire::Hello{hello});
   REQUIRE(::send(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
   timeval limit{10, 0};
@@ -89,10 +104,7 @@ TEST_CASE("hostile hellos are refused naming the field, and the server then serv
     CHECK(server->running());
   }
   CHECK_THAT(server->err(), Catch::Contains("-s/--size 1099511627776 is out of range"));
-  Process client({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
-  INFO("client: " << client.describe());
-  CHECK(client.wait_for(60s) == 0);
-  CHECK(server->wait_for(10s) == 0);
+  expect_served("rdma_write_bw", d, port, *server);
 }
 
 TEST_CASE("a client that connects and says nothing is turned away after the hello deadline",
@@ -101,18 +113,10 @@ TEST_CASE("a client that connects and says nothing is turned away after the hell
   const int port = free_port_pair();
   auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
   INFO("server: " << server->describe());
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  const int fd = connect_loopback(port);
   CHECK(server->wait_for_output("still waiting for a client", 8s));  // 3 s deadline, not --timeout
   ::close(fd);
-  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
-  INFO("client: " << client.describe());
-  CHECK(client.wait_for(60s) == 0);
-  CHECK(server->wait_for(10s) == 0);
+  expect_served("rdma_write_lat", d, port, *server);
 }
 
 TEST_CASE("a second client during a run is refused, naming the run's client", "[lab][hostile]") {
@@ -139,10 +143,7 @@ TEST_CASE("a server given --bind listens on that address alone", "[lab][hostile]
                      "127.0.0.1"});
   CHECK(elsewhere.wait_for(20s) == 1);
   CHECK_THAT(elsewhere.err(), Catch::Contains("cannot reach server 127.0.0.1"));
-  Process client({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
-  INFO("client: " << client.describe());
-  CHECK(client.wait_for(60s) == 0);
-  CHECK(server->wait_for(10s) == 0);
+  expect_served("rdma_write_lat", d, port, *server);
 }
 
 TEST_CASE("a latency run whose samples cannot fit is refused before connecting, naming -D",

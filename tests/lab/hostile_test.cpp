@@ -2,10 +2,7 @@
 // a second client during a run, a client on an address the server does not
 // listen on, a run too big for memory. Each is refused with a message that
 // names what was wrong, and a server goes on serving.
-#include <arpa/inet.h>
 #include <signal.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,25 +11,13 @@
 #include <limits>
 #include <thread>
 
+#include "faults.hpp"
 #include "lab.hpp"
-#include "rdmabench/control/wire.hpp"
 
 using namespace lab;
 using namespace std::chrono_literals;
-namespace wire = rdmabench::wire;
 
 namespace {
-
-/// A TCP connection to this host's control port `port`.
-int connect_loopback(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  return fd;
-}
 
 /// The server still serves: a correct client of `binary` runs, and then the
 /// server exits 0 as after any completed run.
@@ -41,24 +26,6 @@ void expect_served(const std::string& binary, const Device& d, int port, Process
   INFO("client: " << client.describe());
   CHECK(client.wait_for(60s) == 0);
   CHECK(server.wait_for(10s) == 0);
-}
-
-/// Connects to the server's control port as a client would, sends `hello`
-/// as the first message, and returns what the server answered (its Reject
-/// or Abort text), or "" if it said nothing within 10 s.
-std::string answer_to(int port, const rdmabench::TestSpec& hello) {
-  const int fd = connect_loopback(port);
-  const auto bytes = wire::encode(wire::Hello{hello});
-  REQUIRE(::send(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
-  timeval limit{10, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-  std::string reply(4096, '\0');
-  std::size_t got = 0;
-  for (ssize_t n; (n = ::recv(fd, reply.data() + got, reply.size() - got, 0)) > 0;)
-    got += static_cast<std::size_t>(n);
-  ::close(fd);
-  reply.resize(got);
-  return reply;
 }
 
 /// A write_bw client's spec, spoiled by `spoil`.
@@ -99,7 +66,7 @@ TEST_CASE("hostile hellos are refused naming the field, and the server then serv
   };
   for (const auto& c : cases) {
     INFO("expected: " << c.expected);
-    const std::string answer = answer_to(port, hostile(c.spoil));
+    const std::string answer = answer_to_hello(port, hostile(c.spoil));
     CHECK_THAT(answer, Catch::Contains(c.expected));
     CHECK(server->running());
   }

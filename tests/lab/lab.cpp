@@ -45,11 +45,11 @@ int free_port_pair() {
 
 std::string bin(const std::string& name) { return std::string(RDMABENCH_BIN_DIR) + "/" + name; }
 
-std::unique_ptr<Process> start_server(Args argv) {
+std::unique_ptr<Process> start_server(Args argv, std::vector<std::string> extra_env) {
   TempDir tmp;
   const auto ready = tmp.path / "ready";
   argv.insert(argv.end(), {"--ready-file", ready.string()});
-  auto server = std::make_unique<Process>(argv);
+  auto server = std::make_unique<Process>(argv, std::move(extra_env));
   INFO(server->describe());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!std::filesystem::exists(ready)) {

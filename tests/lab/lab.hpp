@@ -31,7 +31,8 @@ using Args = std::vector<std::string>;
 
 /// Starts server `argv` with --ready-file and requires it to write that file
 /// (it listens then) within 30 s; the one readiness signal the lab tests use.
-std::unique_ptr<Process> start_server(Args argv);
+/// `extra_env` as for Process.
+std::unique_ptr<Process> start_server(Args argv, std::vector<std::string> extra_env = {});
 
 /// A server started and ready for a client.
 struct Pair {

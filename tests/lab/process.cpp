@@ -35,7 +35,8 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path, ignored);
 }
 
-Process::Process(std::vector<std::string> argv) : argv_(std::move(argv)) {
+Process::Process(std::vector<std::string> argv, std::vector<std::string> extra_env)
+    : argv_(std::move(argv)) {
   std::string pattern = (std::filesystem::temp_directory_path() / "rdmabench-proc-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
   dir_ = pattern;
@@ -47,7 +48,11 @@ Process::Process(std::vector<std::string> argv) : argv_(std::move(argv)) {
   std::vector<char*> args;
   for (auto& a : argv_) args.push_back(a.data());
   args.push_back(nullptr);
-  const int rc = ::posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), environ);
+  std::vector<char*> env;
+  for (auto& e : extra_env) env.push_back(e.data());
+  for (char** e = environ; *e; ++e) env.push_back(*e);  // a name given twice: the first wins
+  env.push_back(nullptr);
+  const int rc = ::posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv_[0]);
 }

@@ -14,8 +14,9 @@ namespace lab {
 
 class Process {
  public:
-  /// Starts `argv` (argv[0] is a path); output files live in a fresh temp dir.
-  explicit Process(std::vector<std::string> argv);
+  /// Starts `argv` (argv[0] is a path) with this process's environment plus
+  /// `extra_env` ("NAME=value" each); output files live in a fresh temp dir.
+  explicit Process(std::vector<std::string> argv, std::vector<std::string> extra_env = {});
   Process(Process&&) = delete;
   ~Process();
 

@@ -1,0 +1,265 @@
+// One cell of the fault matrix: start a pair, let the hurt side stop itself
+// at the cell's phase (a pause point), do the harm, and time the survivor.
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "fault_matrix.hpp"
+#include "faults.hpp"
+
+namespace lab::faults {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+const auto kSurvivorLimit = std::chrono::milliseconds(
+    static_cast<int>((kTimeoutSeconds + kSlackSeconds) * 1000));
+
+bool is_bandwidth(const Setup& s) { return s.binary.ends_with("_bw"); }
+
+/// The options of one side: the device, the timeout and the setup's own.
+Args side_args(const Setup& s, int timeout_s) {
+  Args a{"-d", s.device.name, "--timeout", std::to_string(timeout_s)};
+  a.insert(a.end(), s.both.begin(), s.both.end());
+  return a;
+}
+
+/// The client's count: mid-run needs a run the pause lands inside (the lab
+/// never finishes 10^7 iterations; a run that `must_end` lasts 2 s), the
+/// other phases a run that ends.
+Args count_args(const Setup& s, const std::string& phase, bool must_end) {
+  for (const auto& a : s.both)
+    if (a == "-D") return {};
+  if (phase == "mid-run" && must_end) return {"-D", "2"};  // ends whatever the lab's pace
+  if (phase != "mid-run") return {"-n", "200"};
+  Args a{"-n", "10000000"};
+  if (is_bandwidth(s)) a.insert(a.end(), {"-s", "2"});
+  return a;
+}
+
+/// The last line a process wrote to stderr, shortened for a table cell.
+std::string last_error_line(const Process& p) {
+  std::string err = p.err();
+  while (!err.empty() && err.back() == '\n') err.pop_back();
+  std::string line = err.substr(err.find_last_of('\n') + 1);
+  if (line.size() > 160) line = line.substr(0, 157) + "...";
+  return line;
+}
+
+/// "exit 1 after 2.3 s: <message>" for one side.
+std::string describe_exit(const char* who, const std::optional<int>& rc, double seconds, const Process& p) {
+  if (!rc) return std::string(who) + " still running after " + std::to_string(kSurvivorLimit.count() / 1000) + " s";
+  char head[96];
+  std::snprintf(head, sizeof head, "%s exit %d after %.1f s", who, *rc, seconds);
+  const std::string message = *rc == 0 ? "" : last_error_line(p);
+  return message.empty() ? head : std::string(head) + ": " + message;
+}
+
+struct Running {
+  TempDir tmp;
+  std::unique_ptr<Process> server, client;
+  int port = 0;
+  std::filesystem::path pause_file() const { return tmp.path / "paused"; }
+};
+
+/// Starts the pair; the side `paused` (if any) stops itself at `phase`.
+void start(Running& r, const Setup& s, const std::string& phase, std::optional<Side> paused,
+           int timeout_s, bool must_end = false) {
+  r.port = free_port_pair();
+  const auto env = [&](Side side) {
+    return paused == side ? pause_environment(phase, r.pause_file()) : std::vector<std::string>{};
+  };
+  Args server{bin(s.binary), "-p", std::to_string(r.port)};
+  const Args both = side_args(s, timeout_s);
+  server.insert(server.end(), both.begin(), both.end());
+  r.server = start_server(server, env(Side::server));
+  Args client{bin(s.binary), "-p", std::to_string(r.port)};
+  client.insert(client.end(), both.begin(), both.end());
+  const Args count = count_args(s, phase, must_end);
+  client.insert(client.end(), count.begin(), count.end());
+  client.push_back(s.device.address);
+  r.client = std::make_unique<Process>(client, env(Side::client));
+}
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+/// SIGKILL, SIGSTOP or a cut link, at the phase where the hurt side paused.
+Outcome harm(const Cell& c) {
+  const bool complete = c.phase == "teardown";  // every size was measured and reported
+  Outcome o;
+  o.expected = complete ? "the run was complete: the survivor exits 0 with its results"
+                        : "the survivor exits non-zero naming the cause within --timeout + 5 s";
+  if (c.fault == Fault::link_down)
+    o.expected = complete ? "the run was complete: both sides exit 0 with their results"
+                          : "both sides exit non-zero naming the cause within --timeout + 5 s";
+  Running r;
+  const Side paused = c.side == Side::both ? Side::client : c.side;
+  start(r, c.setup, c.phase, paused, kTimeoutSeconds);
+  Process& hurt = paused == Side::server ? *r.server : *r.client;
+  if (!wait_until_paused(hurt, r.pause_file(), 60s)) {
+    o.observed = "never paused at " + c.phase + ": " + describe_exit("it", hurt.wait_for(0ms), 0, hurt);
+    return o;
+  }
+  std::optional<LinkCut> cut;
+  if (c.fault == Fault::sigkill) hurt.kill(SIGKILL);
+  if (c.fault == Fault::link_down) {
+    cut.emplace();
+    hurt.kill(SIGCONT);
+  }
+  const auto t0 = Clock::now();
+  std::vector<Process*> survivors;
+  if (c.fault == Fault::link_down) survivors = {r.server.get(), r.client.get()};
+  else survivors = {paused == Side::server ? r.client.get() : r.server.get()};
+  bool held = true;
+  for (Process* p : survivors) {
+    const char* who = p == r.server.get() ? "server" : "client";
+    const auto rc = p->wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(
+        kSurvivorLimit - (Clock::now() - t0)));
+    o.seconds = seconds_since(t0);
+    o.observed += (o.observed.empty() ? "" : "; ") + describe_exit(who, rc, o.seconds, *p);
+    held = held && rc && (complete ? *rc == 0 : *rc != 0 && p->err().find("error:") != std::string::npos);
+  }
+  hurt.kill(SIGKILL);  // a stopped side ends at once; nothing is left behind
+  o.verdict = held ? Outcome::Verdict::held : Outcome::Verdict::failed;
+  return o;
+}
+
+/// A hello the cell's server would take, but with iterations 0.
+rdmabench::TestSpec hello_for(const Setup& s, std::uint64_t iterations) {
+  rdmabench::TestSpec spec;
+  spec.operation = s.binary.find("read") != std::string::npos ? rdmabench::Operation::read
+                                                              : rdmabench::Operation::write;
+  spec.measurement = is_bandwidth(s) ? rdmabench::Measurement::bandwidth : rdmabench::Measurement::latency;
+  const bool cm = s.device.kind == "iWARP" || std::find(s.both.begin(), s.both.end(), "-R") != s.both.end();
+  if (cm) spec.connect = rdmabench::ConnectMethod::rdma_cm;
+  spec.iterations = iterations;
+  return spec;
+}
+
+/// A hostile hello to the server: before any run it is refused naming the
+/// field and the server then serves; during a run (a client paused at the
+/// phase) it is turned away as busy and the run completes.
+Outcome hostile_to_server(const Cell& c) {
+  Outcome o;
+  Running r;
+  const bool before_run = c.phase == "handshake";
+  // The paused client must not be given up on while the hostile hello is
+  // answered: a longer --timeout here.
+  const int timeout_s = 10;
+  if (before_run) {
+    r.port = free_port_pair();
+    Args server{bin(c.setup.binary), "-p", std::to_string(r.port)};
+    const Args both = side_args(c.setup, timeout_s);
+    server.insert(server.end(), both.begin(), both.end());
+    r.server = start_server(server);
+    o.expected = "refused, naming -n/--iters and its range; the server then serves a correct client";
+  } else {
+    start(r, c.setup, c.phase, Side::client, timeout_s, true);
+    if (!wait_until_paused(*r.client, r.pause_file(), 60s)) {
+      o.observed = "the client never paused at " + c.phase;
+      return o;
+    }
+    o.expected = c.phase == "teardown"
+                     ? "turned away as busy, or no listener (the server's run is over); the run completes"
+                     : "turned away as busy; the paused run then completes: both exit 0";
+  }
+  const auto t0 = Clock::now();
+  const auto answer = try_answer_to_hello(r.port, hello_for(c.setup, 0));
+  o.seconds = seconds_since(t0);
+  bool held;
+  if (before_run) {
+    held = answer && answer->find("-n/--iters 0 is out of range") != std::string::npos && r.server->running();
+    o.observed = answer ? "refused: " + reason_in(*answer) : "connection refused";
+    Args client{bin(c.setup.binary), "-p", std::to_string(r.port)};
+    const Args both = side_args(c.setup, timeout_s);
+    client.insert(client.end(), both.begin(), both.end());
+    client.insert(client.end(), {"-n", "200", c.setup.device.address});
+    Process correct(client);
+    const auto client_rc = correct.wait_for(60s);
+    const auto server_rc = r.server->wait_for(10s);
+    held = held && client_rc == 0 && server_rc == 0;
+    o.observed += client_rc == 0 && server_rc == 0 ? "; then served a correct client (both exit 0)"
+                                                   : "; a correct client then failed: " + describe_exit("client", client_rc, 0, correct);
+  } else {
+    const bool busy = answer && answer->find("the server is busy with a run") != std::string::npos;
+    const bool gone = !answer && c.phase == "teardown";
+    o.observed = busy ? "turned away: " + reason_in(*answer) : gone ? "no listener (the server had finished)"
+                 : answer ? "answered: " + reason_in(*answer) : "connection refused";
+    r.client->kill(SIGCONT);
+    const auto client_rc = r.client->wait_for(60s);
+    const auto server_rc = r.server->wait_for(10s);
+    held = (busy || gone) && client_rc == 0 && server_rc == 0;
+    o.observed += client_rc == 0 && server_rc == 0 ? "; the run completed (both exit 0)"
+                                                   : "; the run failed: " + describe_exit("client", client_rc, 0, *r.client) +
+                                                         "; " + describe_exit("server", server_rc, 0, *r.server);
+  }
+  o.verdict = held ? Outcome::Verdict::held : Outcome::Verdict::failed;
+  return o;
+}
+
+/// A hostile server: whoever answers the client's hello with garbage.
+Outcome hostile_to_client(const Cell& c) {
+  Outcome o;
+  if (c.phase != "handshake") {
+    o.expected = "cannot happen";
+    o.observed = "the client accepts no connection: once connected, only the server it chose speaks to it "
+                 "(what that server could send is the fuzz targets' case, tests/fuzz)";
+    o.verdict = Outcome::Verdict::cannot_happen;
+    return o;
+  }
+  o.expected = "the client exits non-zero naming the garbage within --timeout + 5 s";
+  const int port = free_port_pair();
+  GarbageServer garbage(port);
+  Args client{bin(c.setup.binary), "-p", std::to_string(port)};
+  const Args both = side_args(c.setup, kTimeoutSeconds);
+  client.insert(client.end(), both.begin(), both.end());
+  client.insert(client.end(), {"-n", "200", "127.0.0.1"});
+  const auto t0 = Clock::now();
+  Process p(client);
+  const auto rc = p.wait_for(kSurvivorLimit);
+  o.seconds = seconds_since(t0);
+  o.observed = describe_exit("client", rc, o.seconds, p);
+  o.verdict = rc && *rc != 0 && p.err().find("error:") != std::string::npos ? Outcome::Verdict::held
+                                                                             : Outcome::Verdict::failed;
+  return o;
+}
+
+}  // namespace
+
+std::string Setup::name() const {
+  std::string n = binary;
+  for (const auto& a : both) n += " " + a;
+  return n + " (" + connection + ")";
+}
+
+const char* to_string(Fault f) {
+  switch (f) {
+    case Fault::sigkill: return "SIGKILL";
+    case Fault::sigstop: return "SIGSTOP";
+    case Fault::link_down: return "link down";
+    case Fault::hostile: return "hostile peer";
+  }
+  return "?";
+}
+
+const char* to_string(Side s) {
+  switch (s) {
+    case Side::server: return "server";
+    case Side::client: return "client";
+    case Side::both: return "both (one guest, one link)";
+  }
+  return "?";
+}
+
+Outcome run_cell(const Cell& c) {
+  if (c.fault != Fault::hostile) return harm(c);
+  return c.side == Side::server ? hostile_to_server(c) : hostile_to_client(c);
+}
+
+}  // namespace lab::faults

@@ -1,0 +1,165 @@
+#include "faults.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <span>
+#include <sstream>
+#include <variant>
+
+#include "lab.hpp"
+#include "rdmabench/control/wire.hpp"
+
+namespace lab {
+
+namespace wire = rdmabench::wire;
+
+std::vector<std::string> pause_environment(const std::string& phase,
+                                           const std::filesystem::path& pause_file) {
+  // mid-run: 300 ms into the first size, long before any size used here ends.
+  return {"RDMABENCH_PAUSE_AT=" + phase, "RDMABENCH_PAUSE_FILE=" + pause_file.string(),
+          "RDMABENCH_PAUSE_DELAY_MS=300"};
+}
+
+bool wait_until_paused(Process& p, const std::filesystem::path& pause_file,
+                       std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!std::filesystem::exists(pause_file)) {
+    if (!p.running() || std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+namespace {
+
+/// The network interface that holds `address`, from `ip -o -4 addr show`.
+std::string interface_of(const std::string& address) {
+  std::FILE* ip = ::popen("ip -o -4 addr show", "r");
+  REQUIRE(ip != nullptr);
+  std::string found;
+  char line[512];
+  while (std::fgets(line, sizeof line, ip)) {
+    std::istringstream fields(line);
+    std::string index, name, family, cidr;
+    fields >> index >> name >> family >> cidr;
+    if (cidr.substr(0, cidr.find('/')) == address) found = name;
+  }
+  ::pclose(ip);
+  INFO("no interface holds " << address);
+  REQUIRE(!found.empty());
+  return found;
+}
+
+void set_link(const std::string& interface, const char* state) {
+  const std::string command = "ip link set dev " + interface + " " + state;
+  INFO(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+}
+
+}  // namespace
+
+LinkCut::LinkCut() {
+  interfaces_ = {interface_of(roce().address), interface_of(iwarp().address), "lo"};
+  for (const auto& i : interfaces_) {
+    set_link(i, "down");
+    how_ += (how_.empty() ? "" : "; ") + ("ip link set " + i + " down");
+  }
+}
+
+LinkCut::~LinkCut() {
+  // Back up in reverse, and give the devices a moment to see their ports
+  // active again before the next cell connects.
+  for (auto i = interfaces_.rbegin(); i != interfaces_.rend(); ++i)
+    std::system(("ip link set dev " + *i + " up").c_str());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+}
+
+namespace {
+
+/// A TCP connection to 127.0.0.1:`port`, or -1 if refused.
+int try_connect_loopback(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+  ::close(fd);
+  return -1;
+}
+
+}  // namespace
+
+int connect_loopback(int port) {
+  const int fd = try_connect_loopback(port);
+  REQUIRE(fd >= 0);
+  return fd;
+}
+
+std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSpec& spec) {
+  const int fd = try_connect_loopback(port);
+  if (fd < 0) return std::nullopt;
+  const auto bytes = wire::encode(wire::Hello{spec});
+  ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  timeval limit{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  std::string reply(4096, '\0');
+  std::size_t got = 0;
+  for (ssize_t n; got < reply.size() && (n = ::recv(fd, reply.data() + got, reply.size() - got, 0)) > 0;)
+    got += static_cast<std::size_t>(n);
+  ::close(fd);
+  reply.resize(got);
+  return reply;
+}
+
+std::string answer_to_hello(int port, const rdmabench::TestSpec& spec) {
+  const auto answer = try_answer_to_hello(port, spec);
+  REQUIRE(answer.has_value());
+  return *answer;
+}
+
+std::string reason_in(const std::string& frame) {
+  try {
+    const auto bytes = reinterpret_cast<const std::uint8_t*>(frame.data());
+    const auto message = wire::decode(std::span<const std::uint8_t>(bytes, frame.size()));
+    if (const auto* r = std::get_if<wire::Reject>(&message)) return r->reason;
+    if (const auto* a = std::get_if<wire::Abort>(&message)) return a->reason;
+    return "a " + wire::type_name(message) + " message";
+  } catch (const std::exception& e) {
+    return std::string("not one frame: ") + e.what();
+  }
+}
+
+GarbageServer::GarbageServer(int port) {
+  listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  const int on = 1;
+  ::setsockopt(listener_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::listen(listener_, 1) == 0);
+  thread_ = std::thread([this] {
+    connection_ = ::accept(listener_, nullptr, nullptr);
+    if (connection_ < 0) return;
+    const std::string garbage = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+    ::send(connection_, garbage.data(), garbage.size(), MSG_NOSIGNAL);
+  });
+}
+
+GarbageServer::~GarbageServer() {
+  ::shutdown(listener_, SHUT_RDWR);  // ends an accept still waiting
+  thread_.join();
+  if (connection_ >= 0) ::close(connection_);
+  ::close(listener_);
+}
+
+}  // namespace lab

@@ -1,0 +1,76 @@
+#pragma once
+// Ways to hurt a running pair, for the fault tests: stop a process at a named
+// phase of its run (lib/system/pause_points.hpp), cut the guest's link, and
+// speak to a peer as a hostile one would.
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "process.hpp"
+#include "rdmabench/control/test_spec.hpp"
+
+namespace lab {
+
+/// The environment that makes a process stop itself (SIGSTOP) at `phase`
+/// ("handshake", "mid-run", "end-of-size", "teardown") and then write
+/// `pause_file`.
+std::vector<std::string> pause_environment(const std::string& phase,
+                                           const std::filesystem::path& pause_file);
+
+/// Waits until `p` has stopped at its pause point (the pause file exists);
+/// false if it exits or `timeout` passes first.
+bool wait_until_paused(Process& p, const std::filesystem::path& pause_file,
+                       std::chrono::milliseconds timeout);
+
+/// While it lives, the link is down: every network interface the lab's
+/// devices use (and loopback, which carries a guest's traffic to its own
+/// addresses) is set down, so that nothing passes and no FIN or RST is sent.
+/// Restored on destruction.
+class LinkCut {
+ public:
+  LinkCut();
+  ~LinkCut();
+  LinkCut(const LinkCut&) = delete;
+  LinkCut& operator=(const LinkCut&) = delete;
+  const std::string& how() const { return how_; }  ///< the commands, for the report
+
+ private:
+  std::vector<std::string> interfaces_;
+  std::string how_;
+};
+
+/// A TCP connection to this host's port `port` on 127.0.0.1.
+int connect_loopback(int port);
+
+/// Connects to a server's control port as a client would, sends a hello
+/// for `spec`, and returns what the server wrote back (its Reject or Abort
+/// frame) until it closed, or whatever came within 10 s.
+std::string answer_to_hello(int port, const rdmabench::TestSpec& spec);
+
+/// answer_to_hello, or nullopt when nothing listens on `port`.
+std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSpec& spec);
+
+/// The reason a Reject or Abort frame gives (or what else `frame` was).
+std::string reason_in(const std::string& frame);
+
+/// A fake server on 127.0.0.1:`port` that answers whoever connects with
+/// bytes that are not our protocol, and then keeps the connection open and
+/// silent (so that only what it said, not a hang-up, can end the client).
+class GarbageServer {
+ public:
+  explicit GarbageServer(int port);
+  ~GarbageServer();
+  GarbageServer(const GarbageServer&) = delete;
+  GarbageServer& operator=(const GarbageServer&) = delete;
+
+ private:
+  int listener_ = -1;
+  int connection_ = -1;
+  std::thread thread_;
+};
+
+}  // namespace lab

@@ -125,6 +125,18 @@ GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> req
   return port.gids.front();
 }
 
+std::optional<std::string> gid_family_mismatch(const Transport& ours, const Gid& theirs) {
+  if (ours.kind != TransportKind::roce_v2) return std::nullopt;
+  const bool ours_v4 = is_ipv4_mapped(ours.gid.gid), theirs_v4 = is_ipv4_mapped(theirs);
+  if (ours_v4 == theirs_v4) return std::nullopt;
+  auto family = [](bool v4) { return v4 ? "IPv4" : "IPv6"; };
+  return fmt::format(
+      "GID families differ: this side's GID {} (index {}) is {}, the peer's {} is {}; RoCEv2 packets "
+      "between them would go unanswered. Reach the server by an address of the family both sides "
+      "have RoCEv2 GIDs for, or give -x on both sides with GIDs of one family",
+      format_gid(ours.gid.gid), ours.gid.index, family(ours_v4), format_gid(theirs), family(theirs_v4));
+}
+
 TransportKind classify(const PortAttributes& port, const GidEntry& gid) {
   if (port.iwarp) return TransportKind::iwarp;
   if (port.link_layer == LinkLayer::infiniband) return TransportKind::infiniband;

@@ -47,6 +47,12 @@ struct Transport {
 
 std::string to_string(TransportKind kind);
 
+/// On RoCEv2 both ends of a queue pair must use GIDs of one IP family (an
+/// IPv4-mapped GID cannot reach an IPv6 one: the packets go unanswered and
+/// the run dies of "retry exceeded"). The message that says so, naming both
+/// GIDs and what to do, or nullopt when they agree or nothing is to check.
+std::optional<std::string> gid_family_mismatch(const Transport& ours, const Gid& theirs);
+
 /// --passive-wait auto: whether the idle server of a read or atomic latency
 /// test keeps a CPU awake. True on iWARP, where soft-iWARP sends each read
 /// response from a kernel thread that an idle CPU keeps waiting. False

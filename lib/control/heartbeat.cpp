@@ -29,6 +29,10 @@ void Heartbeats::run() {
       peer_.send_heartbeat();
       peer_.listen_for_heartbeats(timeout_);
     } catch (...) {
+      // The peer can no longer be reached (its end closed or reset). A loop
+      // that reads only the silence flag (a UC or one-sided initiator never
+      // waits long enough to look at the socket) must hear that too.
+      peer_.listen_for_heartbeats(Milliseconds(0));
       return;
     }
   }

@@ -18,10 +18,12 @@
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
 #include "control/session_internal.hpp"
 #include "memory/memory_policy.hpp"
 #include "memory/memory_budget.hpp"
+#include "system/interrupt_timer.hpp"
 #include "system/pause_points.hpp"
 
 namespace rdmabench {
@@ -34,8 +36,19 @@ Session::Session(Role r, std::unique_ptr<Bootstrap> p, TestSpec s)
 Session::~Session() {
   // Tell rdma_cm we are leaving while the QPs still exist; members then
   // tear down in the order their declaration describes.
-  for (std::size_t i = 0; i < cm_ids.size() && i < qps.size(); ++i)
+  // Only connections that were made: disconnecting one still being made
+  // waits in the kernel for the peer's answer (iWARP's iw_cm, uninterruptibly).
+  for (std::size_t i = 0; i < cm_established && i < cm_ids.size() && i < qps.size(); ++i)
     rdma_disconnect(cm_ids[i].get());
+  // So does destroying one, its queue pair or its event channel: on iWARP,
+  // a connection the peer never answered is left to the kernel (freed when
+  // the process ends, once siw's MPA reply timeout lets go of it), so that
+  // the error that ends the run is told now rather than 10 s later.
+  if (transport.kind == TransportKind::iwarp && cm_established < cm_ids.size()) {
+    for (std::size_t i = cm_established; i < cm_ids.size(); ++i) (void)cm_ids[i].release();
+    for (std::size_t i = cm_established; i < qps.size(); ++i) (void)qps[i].release();
+    (void)cm_events.release();
+  }
 }
 
 namespace {
@@ -57,7 +70,10 @@ std::uint32_t path_mtu_of(ibv_qp* qp) {
 void finish_handshake(Session& s) {
   for (std::size_t q = 0; q < s.qps.size(); ++q) {
     const auto peer = s.peer->exchange(local_endpoint(s, q), s.timeout, "endpoint");
-    if (s.cm_ids.empty()) connect_qp(s, q, peer);
+    if (s.cm_ids.empty()) {
+      if (auto mismatch = gid_family_mismatch(s.transport, peer.gid)) throw Error(*mismatch);
+      connect_qp(s, q, peer);
+    }
     if (q == 0) adopt_remote(s, peer);
   }
   if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
@@ -94,6 +110,28 @@ AddressFamily family_of(const std::string& host) {
   return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
 }
 
+/// The server's transport for a client reached from `client_host`: without
+/// -x its RoCEv2 GID has the family of the client's address, as the
+/// client's own choice does (chosen by the server's address it dialled).
+Transport transport_for(const PortAttributes& port, const SideConfig& config, const Transport& chosen,
+                        const std::string& client_host) {
+  if (config.gid_index) return chosen;
+  return resolve_transport(port, std::nullopt, family_of(client_host));
+}
+
+/// rdma_connect, given up after `timeout`: on iWARP the provider opens its
+/// TCP connection inside the call, and a cut link would hold it for the
+/// kernel's SYN retries (over two minutes).
+void connect_within(rdma_cm_id* id, rdma_conn_param& parameters, Milliseconds timeout) {
+  detail::InterruptTimer interrupt(timeout);
+  if (rdma_connect(id, &parameters) == 0) return;
+  const int error = errno;
+  if (error == EINTR && interrupt.fired())
+    throw Error(fmt::format("rdma_connect did not complete within {} ms", timeout.count()),
+                "the server or the link is down or stuck; raise --timeout if it is merely slow");
+  throw_system_error("rdma_connect", error);
+}
+
 /// One rdma_cm connection per QP, made one after the other: the first
 /// decides the device and brings up the shared resources.
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
@@ -125,8 +163,9 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
     add_queue_pair(s, id);
     auto parameters = cm_parameters(s);
-    if (rdma_connect(id, &parameters) != 0) throw_system_error("rdma_connect", errno);
+    connect_within(id, parameters, s.timeout);
     rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, *s.peer));
+    ++s.cm_established;
   }
 }
 
@@ -135,6 +174,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
   auto memory = prepare_memory(config.memory, spec);
+  keep_receive_copies_off_the_cpu(memory->cpu_accessible(), notice);
   Context context;
   PortAttributes port;
   Transport transport;
@@ -305,6 +345,7 @@ struct Server::Impl {
       auto parameters = cm_parameters(s);
       if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
       rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, *s.peer));
+      ++s.cm_established;
     }
   }
 };
@@ -316,6 +357,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.spec = std::move(spec);
   m.notice = std::move(notice);
   m.memory = prepare_memory(m.config.memory, m.spec);
+  keep_receive_copies_off_the_cpu(m.memory->cpu_accessible(), m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
     m.context = open_device(m.config.device);
@@ -379,7 +421,7 @@ Session Server::accept_client() {
       if (s.spec.connect == ConnectMethod::rdma_cm)
         m.cm_accept(s, control_host);
       else
-        create_exchanged_queues(s, std::move(m.context), m.port, m.transport);
+        create_exchanged_queues(s, std::move(m.context), m.port, transport_for(m.port, m.config, m.transport, control_host));
     });
     return s;
   }

@@ -11,6 +11,10 @@ constexpr Milliseconds kErrorGrace{500};
 }  // namespace
 
 void Watchdog::peer_went_silent(std::uint64_t progress) {
+  // Silent because gone (the flag is set then too): say so, with its reason.
+  throw_if_peer_gone([&] {
+    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_, progress);
+  });
   throw Error(fmt::format("{} went silent: no word from it for {} ms while this side was "
                           "waiting for {} (at message {}); it is stopped, crashed, or cut off",
                           control_.peer_name(), timeout_.count(), waiting_for_, progress),

@@ -21,26 +21,25 @@ namespace lab {
 std::vector<std::string> pause_environment(const std::string& phase,
                                            const std::filesystem::path& pause_file);
 
-/// Waits until `p` has stopped at its pause point (the pause file exists);
-/// false if it exits or `timeout` passes first.
+/// Waits until `p` has stopped at its pause point (the pause file exists
+/// and the process is stopped); false if it exits or `timeout` passes first.
 bool wait_until_paused(Process& p, const std::filesystem::path& pause_file,
                        std::chrono::milliseconds timeout);
 
-/// While it lives, the link is down: every network interface the lab's
-/// devices use (and loopback, which carries a guest's traffic to its own
-/// addresses) is set down, so that nothing passes and no FIN or RST is sent.
-/// Restored on destruction.
+/// While it lives, the link between the two sides of a pair in this one
+/// host is cut: loopback, which carries every packet the kernel sends to
+/// this host's own addresses (the control connection, rdma_cm's TCP for
+/// siw), is down, so nothing passes and no FIN or RST is sent. rxe's own
+/// loopback of RoCE packets is not cut: taking its netdev (eth0) down
+/// instead, during a live rdma_cm connection, leaves rxe's connection
+/// manager unable to accept any later connection until reboot (found by
+/// the fault matrix), which would spoil every later cell.
 class LinkCut {
  public:
   LinkCut();
   ~LinkCut();
   LinkCut(const LinkCut&) = delete;
   LinkCut& operator=(const LinkCut&) = delete;
-  const std::string& how() const { return how_; }  ///< the commands, for the report
-
- private:
-  std::vector<std::string> interfaces_;
-  std::string how_;
 };
 
 /// A TCP connection to this host's port `port` on 127.0.0.1.

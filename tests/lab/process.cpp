@@ -84,6 +84,13 @@ std::optional<int> Process::wait_for(std::chrono::milliseconds timeout) {
 
 bool Process::running() { return !wait_for(std::chrono::milliseconds(0)); }
 
+bool Process::stopped() const {
+  // /proc/PID/stat: "PID (comm) STATE ..."; comm may hold spaces, not ')'.
+  const std::string stat = read_file("/proc/" + std::to_string(pid_) + "/stat");
+  const auto end = stat.rfind(')');
+  return !status_ && end != std::string::npos && end + 2 < stat.size() && stat[end + 2] == 'T';
+}
+
 void Process::kill(int signal) {
   if (!status_) ::kill(pid_, signal);
 }

@@ -24,6 +24,8 @@ class Process {
   /// after `timeout`.
   std::optional<int> wait_for(std::chrono::milliseconds timeout);
   bool running();
+  /// Stopped by a signal (SIGSTOP), as /proc says.
+  bool stopped() const;
   void kill(int signal);
 
   std::string out() const;  ///< everything written to stdout so far

@@ -52,7 +52,8 @@ class Bootstrap {
   /// other thread is reading, and marks the peer silent once nothing came
   /// from it for `silence`. Never blocks.
   virtual void listen_for_heartbeats(Milliseconds silence) = 0;
-  /// Set by the heartbeat thread when it found the peer silent. Loops that
+  /// Set by the heartbeat thread when it found the peer silent, or could no
+  /// longer reach it (its connection closed or reset). Loops that
   /// progress without the peer's CPU (one-sided initiators) read it once per
   /// poll through their watchdog: one relaxed load, no call.
   virtual const std::atomic<bool>& silence_flag() const noexcept = 0;

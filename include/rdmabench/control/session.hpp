@@ -67,6 +67,7 @@ class Session {
   // event channel last. ~Session disconnects the rdma_cm id first.
   EventChannel cm_events;
   std::vector<CmId> cm_ids;     ///< with rdma_cm: one connection per QP
+  std::size_t cm_established = 0;  ///< how many of cm_ids were connected
   Context owned_context;        ///< set when the device was opened by name
   ibv_context* context = nullptr;
   PortAttributes port;

@@ -14,6 +14,9 @@
 //                             (default): not a real dma-buf, so
 //                             ibv_reg_dmabuf_mr is tried and refused
 //   CUDA_STANDIN_DMABUF=fail  it returns CUDA_ERROR_NOT_SUPPORTED
+//   CUDA_STANDIN_CPU_ACCESS=none  "device memory" the process cannot touch
+//                             once registered, as a GPU's (see
+//                             device_memory_guard.cpp; needs LD_PRELOAD)
 // Device i sits at PCI address 0000:(0x10 + i):00.0.
 #include <cuda.h>
 #include <sys/mman.h>
@@ -22,45 +25,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 
-namespace {
+#include "standin_state.hpp"
 
-struct Context {
-  int device = 0;
-  int retained = 0;
-};
-
-struct State {
-  std::mutex lock;
-  bool initialised = false;
-  int devices = 0;
-  Context contexts[16];
-  std::map<std::uintptr_t, std::size_t> device_memory;  ///< start -> length
-  std::map<std::uintptr_t, std::size_t> host_memory;
-};
-
-State& state() {
-  static State s;
-  return s;
-}
-
-thread_local Context* current = nullptr;
-
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-
-/// True if [address, address + length) lies inside one allocation of `memory`.
-bool inside(const std::map<std::uintptr_t, std::size_t>& memory, std::uintptr_t address, std::size_t length) {
-  auto it = memory.upper_bound(address);
-  if (it == memory.begin()) return false;
-  --it;
-  return address + length <= it->first + it->second;
-}
+namespace cuda_standin {
 
 CUresult ready(const State& s) {
   if (!s.initialised) return CUDA_ERROR_NOT_INITIALIZED;
@@ -83,7 +52,9 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
 };
 
-}  // namespace
+}  // namespace cuda_standin
+
+using namespace cuda_standin;
 
 extern "C" {
 
@@ -121,6 +92,7 @@ CUresult CUDAAPI cuInit(unsigned int flags) {
   std::lock_guard g(s.lock);
   s.devices = env_int("CUDA_STANDIN_DEVICES", 1);
   if (s.devices <= 0) return CUDA_ERROR_NO_DEVICE;
+  if (!guard_ready()) return CUDA_ERROR_NOT_INITIALIZED;
   if (s.devices > 16) s.devices = 16;
   s.initialised = true;
   return CUDA_SUCCESS;
@@ -198,12 +170,15 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
   if (CUresult r = ready(s); r != CUDA_SUCCESS) return r;
   if (bytes == 0) return CUDA_ERROR_INVALID_VALUE;
   // Real allocations are at least 2 MiB-aligned for large sizes; 64 KiB is
-  // what GPUDirect RDMA relies on.
-  void* p = std::aligned_alloc(64 << 10, (bytes + (64 << 10) - 1) / (64 << 10) * (64 << 10));
+  // what GPUDirect RDMA relies on. Whole pages of their own, so that the
+  // guard can take the CPU's access away from exactly these.
+  constexpr std::size_t kAlign = 64 << 10;
+  const std::size_t length = (bytes + kAlign - 1) / kAlign * kAlign;
+  void* p = std::aligned_alloc(kAlign, length);
   if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
   std::memset(p, 0xa5, bytes);  // device memory is not zeroed: neither is ours
   std::lock_guard g(s.lock);
-  s.device_memory[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  s.device_memory[reinterpret_cast<std::uintptr_t>(p)] = {bytes, length};
   *pointer = reinterpret_cast<CUdeviceptr>(p);
   return CUDA_SUCCESS;
 }
@@ -212,7 +187,10 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr pointer) {
   State& s = state();
   if (CUresult r = ready(s); r != CUDA_SUCCESS) return r;
   std::lock_guard g(s.lock);
-  if (s.device_memory.erase(static_cast<std::uintptr_t>(pointer)) == 0) return CUDA_ERROR_INVALID_VALUE;
+  const auto it = s.device_memory.find(static_cast<std::uintptr_t>(pointer));
+  if (it == s.device_memory.end()) return CUDA_ERROR_INVALID_VALUE;
+  give_cpu_access(it->first, it->second);  // free() writes its bookkeeping
+  s.device_memory.erase(it);
   std::free(reinterpret_cast<void*>(pointer));
   return CUDA_SUCCESS;
 }
@@ -223,7 +201,7 @@ CUresult CUDAAPI cuMemAllocHost(void** pointer, size_t bytes) {
   void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
   if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
   std::lock_guard g(s.lock);
-  s.host_memory[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  s.host_memory[reinterpret_cast<std::uintptr_t>(p)] = {bytes, bytes};
   *pointer = p;
   return CUDA_SUCCESS;
 }
@@ -242,7 +220,7 @@ CUresult CUDAAPI cuMemsetD8(CUdeviceptr pointer, unsigned char value, size_t cou
   if (CUresult r = ready(s); r != CUDA_SUCCESS) return r;
   std::lock_guard g(s.lock);
   if (!inside(s.device_memory, pointer, count)) return CUDA_ERROR_INVALID_VALUE;
-  std::memset(reinterpret_cast<void*>(pointer), value, count);
+  as_the_driver(s, pointer, [&] { std::memset(reinterpret_cast<void*>(pointer), value, count); });
   return CUDA_SUCCESS;
 }
 
@@ -251,7 +229,7 @@ CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr to, const void* from, size_t bytes) {
   if (CUresult r = ready(s); r != CUDA_SUCCESS) return r;
   std::lock_guard g(s.lock);
   if (!inside(s.device_memory, to, bytes)) return CUDA_ERROR_INVALID_VALUE;
-  std::memcpy(reinterpret_cast<void*>(to), from, bytes);
+  as_the_driver(s, to, [&] { std::memcpy(reinterpret_cast<void*>(to), from, bytes); });
   return CUDA_SUCCESS;
 }
 
@@ -260,7 +238,7 @@ CUresult CUDAAPI cuMemcpyDtoH(void* to, CUdeviceptr from, size_t bytes) {
   if (CUresult r = ready(s); r != CUDA_SUCCESS) return r;
   std::lock_guard g(s.lock);
   if (!inside(s.device_memory, from, bytes)) return CUDA_ERROR_INVALID_VALUE;
-  std::memcpy(to, reinterpret_cast<const void*>(from), bytes);
+  as_the_driver(s, from, [&] { std::memcpy(to, reinterpret_cast<const void*>(from), bytes); });
   return CUDA_SUCCESS;
 }
 

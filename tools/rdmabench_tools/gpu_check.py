@@ -3,13 +3,16 @@ one go: build, allocate on the GPU through rdmabench's CUDA plug-in, export
 a dma-buf, validate patterns with device copies, register the memory by
 dma-buf and by peer memory on the first RDMA device, and, when that device
 has an IP address, run real pairs with GPU memory on one side and
---validate. Prints PASS/FAIL/SKIP per check.
+--validate: large messages, and 2 B and 64 B ones with GPU memory on the
+sending and on the receiving side (where a provider would copy an inline
+send or a small receive with the CPU). Prints PASS/FAIL/SKIP per check.
 
 Usage: tools/gpu-check [--no-build] [--standin] [MEM]
   MEM        the GPU memory to check (default cuda:0)
   --no-build use build/ as it is
   --standin  run against the test stand-in driver (host memory, NOT a
-             GPU): checks this script and the plug-in on any machine
+             GPU, which the CPU cannot touch once registered, as a GPU's):
+             checks this script and the plug-in on any machine
 Exit: 0 all passed; 1 a check failed; 77 no CUDA driver or GPU here.
 Env: RDMABENCH_BUILD (default build/), RDMABENCH_CUDA_DRIVER (the driver)."""
 import os
@@ -42,11 +45,11 @@ def build(build_dir):
     return 0
 
 
-def gpu_pair(binary, device, address, server_mem, client_mem, client_options):
+def gpu_pair(binary, device, address, server_mem, client_mem, client_options, both_options=()):
     """One pair with GPU memory on one side and --validate; 0 when it passed."""
     exe = os.path.join(paths.build_dir(), "bench", binary)
     port = str(pair.Ports().next())
-    common = [exe, "-d", device, "-p", port]
+    common = [exe, "-d", device, "-p", port] + list(both_options)
     what = f"{binary} server {server_mem}, client {client_mem} on {device}"
     try:
         r = pair.run_pair(common + ["--timeout", "60", "--mem", server_mem],
@@ -70,7 +73,10 @@ def main(argv=None):
         if arg == "--no-build":
             do_build = False
         elif arg == "--standin":
-            os.environ["RDMABENCH_CUDA_DRIVER"] = os.path.join(build_dir, "tests", "libcuda-standin.so")
+            standin = os.path.join(build_dir, "tests", "libcuda-standin.so")
+            # Preloaded as well, so that it can take the CPU's access to its
+            # "device memory" away once registered (tests/cuda_standin).
+            os.environ.update(RDMABENCH_CUDA_DRIVER=standin, LD_PRELOAD=standin, CUDA_STANDIN_CPU_ACCESS="none")
         elif arg in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -103,4 +109,15 @@ def main(argv=None):
     failed = gpu_pair("rdma_write_bw", *found, mem, "host", ["-a", "-n", "10", "--timeout", "60"])
     failed |= gpu_pair("rdma_read_bw", *found, mem, "host", ["-s", "1M", "-n", "100"])
     failed |= gpu_pair("rdma_send_lat", *found, "host", mem, ["-s", "4096", "-n", "1000"])
+    for binary, both in SMALL_MESSAGE_TESTS:
+        for size in ("2", "64"):
+            options = ["-s", size, "-n", "1000"]
+            failed |= gpu_pair(binary, *found, mem, "host", options, both)
+            failed |= gpu_pair(binary, *found, "host", mem, options, both)
     return 1 if failed else 0
+
+
+# Small messages with GPU memory on either side: the sizes where providers
+# inline sends and scatter receives into completions (CPU copies both).
+SMALL_MESSAGE_TESTS = [("rdma_write_bw", []), ("rdma_send_bw", []), ("rdma_send_lat", []),
+                       ("rdma_write_lat", ["--write-with-imm"]), ("rdma_read_lat", [])]

@@ -40,12 +40,13 @@ namespace {
 
 /// Raw values of the options not taken from the table of test parameters.
 struct RawOptions {
-  std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, numa = "auto";
+  std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, numa = "auto",
+      relaxed_ordering = "on";
   long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
-  long long inline_size = -1, mtu = 0, sl = 0, tclass = 0;
+  long long inline_size = -1, mtu = 0, sl = 0, tclass = 0, pkey_index = 0;
   double timeout_s = 10;
 };
 
@@ -124,7 +125,10 @@ po::options_description device_options(RawOptions& raw) {
       ("mtu,m", po::value(&raw.mtu), "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU)")
       ("sl", po::value(&raw.sl), "service level, 0-15")
       ("tclass", po::value(&raw.tclass), "traffic class (RoCE: DSCP and ECN bits), 0-255")
-      ("inline-size,I", po::value(&raw.inline_size), "max inline bytes (default: up to 220, as the device allows)");
+      ("pkey-index", po::value(&raw.pkey_index), "index into the port's P_Key table (default 0)")
+      ("inline-size,I", po::value(&raw.inline_size),
+       "max inline bytes (default as perftest's: 0 for bandwidth tests, reads, atomics and GPU memory; "
+       "220 for write latency, 236 for send latency (188 on UD), less on devices known to take less)");
   return device;
 }
 
@@ -158,7 +162,10 @@ po::options_description memory_options(RawOptions& raw) {
       ("mem", po::value(&raw.mem)->default_value("host"),
        "buffer memory on this side: host, hugepage, cuda:N (GPU N) or cuda-host:N (pinned by CUDA)")
       ("cuda-bus-id", po::value(&raw.cuda_bus_id), "the GPU of --mem cuda/cuda-host by PCI address, BB:DD.F or DDDD:BB:DD.F")
-      ("gdr", po::value(&raw.gdr), "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)");
+      ("gdr", po::value(&raw.gdr), "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)")
+      ("relaxed-ordering", po::value(&raw.relaxed_ordering)->default_value("on"),
+       "on: register the data buffers with PCIe relaxed ordering where the device has it (never a "
+       "buffer the CPU polls); off: strict ordering, for hosts whose PCIe root mishandles it");
   return memory;
 }
 
@@ -211,6 +218,8 @@ void apply_side_options(const RawOptions& raw, const po::variables_map& vm, Comm
   require_range("--tclass", raw.tclass, 0LL, 255LL);
   cl.side.qp.service_level = static_cast<std::uint8_t>(raw.sl);
   cl.side.qp.traffic_class = static_cast<std::uint8_t>(raw.tclass);
+  require_range("--pkey-index", raw.pkey_index, 0LL, 65535LL);
+  cl.side.qp.pkey_index = static_cast<std::uint16_t>(raw.pkey_index);
   if (vm.count("inline-size")) {
     require_range("-I/--inline-size", raw.inline_size, 0LL, 65536LL);
     cl.side.qp.inline_bytes = static_cast<std::uint32_t>(raw.inline_size);
@@ -222,6 +231,9 @@ void apply_side_options(const RawOptions& raw, const po::variables_map& vm, Comm
 void apply_local_options(const RawOptions& raw, const po::variables_map& vm, CommandLine& cl) {
   cl.side.memory = parse_memory_options(raw.mem, vm.count("cuda-bus-id") ? &raw.cuda_bus_id : nullptr,
                                         vm.count("gdr") ? &raw.gdr : nullptr);
+  if (raw.relaxed_ordering != "on" && raw.relaxed_ordering != "off")
+    throw UsageError(fmt::format("--relaxed-ordering {} is unknown: expected on or off", raw.relaxed_ordering));
+  cl.side.qp.relaxed_ordering = raw.relaxed_ordering == "on";
   parse_placement(raw, vm, cl.placement);
   if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
   else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;

@@ -21,6 +21,7 @@
 #include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
 #include "control/session_internal.hpp"
+#include "verbs/inline_size.hpp"
 #include "memory/memory_policy.hpp"
 #include "memory/memory_budget.hpp"
 #include "system/interrupt_timer.hpp"
@@ -174,6 +175,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
   auto memory = prepare_memory(config.memory, spec);
+  check_inline_request(config.qp.inline_bytes, memory->cpu_accessible(), memory->name(), spec);
   keep_receive_copies_off_the_cpu(memory->cpu_accessible(), notice);
   Context context;
   PortAttributes port;
@@ -357,6 +359,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.spec = std::move(spec);
   m.notice = std::move(notice);
   m.memory = prepare_memory(m.config.memory, m.spec);
+  check_inline_request(m.config.qp.inline_bytes, m.memory->cpu_accessible(), m.memory->name(), m.spec);
   keep_receive_copies_off_the_cpu(m.memory->cpu_accessible(), m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.

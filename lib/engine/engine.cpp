@@ -95,6 +95,16 @@ std::string hostname() {
   return name;
 }
 
+/// The header's account of PCIe relaxed ordering on this side's buffers.
+std::string describe_relaxed_ordering(const Session& s) {
+  if (!s.qp_options.relaxed_ordering) return "strict (--relaxed-ordering off)";
+  const char* optional = "; a device without it ignores the request";
+  if (s.relaxed_exposed) return fmt::format("relaxed ordering requested for both buffers{}", optional);
+  return fmt::format("relaxed ordering requested for the source buffer{}; strict for the target, "
+                     "whose last byte the CPU polls",
+                     optional);
+}
+
 }  // namespace
 
 RunContext describe_run(const Session& s, const ClockInfo& clock) {
@@ -132,6 +142,10 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.clock = clock.description;
   c.tx_depth = latency ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
+  c.inline_reason = s.inline_reason;
+  c.relaxed_local = s.relaxed_local;
+  c.relaxed_exposed = s.relaxed_exposed;
+  c.relaxed_ordering = describe_relaxed_ordering(s);
   c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;

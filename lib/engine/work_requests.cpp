@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/engine_internal.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -74,10 +75,12 @@ void post_receives(Session& s, std::uint32_t count) {
   auto receive = prepare_receive(s);
   receive.wr.sg_list = receive.sges.data();
   ibv_recv_wr* bad = nullptr;
-  for (auto& qp : s.qps)
+  for (std::size_t q = 0; q < s.qps.size(); ++q) {
+    tag_receive(receive.wr, q);
     for (std::uint32_t i = 0; i < count; ++i)
-      if (int rc = ibv_post_recv(qp.get(), &receive.wr, &bad); rc != 0)
+      if (int rc = ibv_post_recv(s.qps[q].get(), &receive.wr, &bad); rc != 0)
         throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+  }
 }
 
 }  // namespace rdmabench::detail

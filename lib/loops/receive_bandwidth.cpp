@@ -9,6 +9,7 @@
 
 #include "loops/bandwidth_window.hpp"
 #include "engine/engine_internal.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -21,12 +22,6 @@ struct ReceiveLoop {
   PreparedReceive receive;
   std::uint64_t bytes;
 };
-
-inline std::size_t lane_of(const std::vector<Lane>& lanes, std::uint32_t qp_num) {
-  std::size_t i = 0;
-  while (i + 1 < lanes.size() && lanes[i].qp->qp_num != qp_num) ++i;
-  return i;
-}
 
 /// Reaps `count` messages (a counted run) or until every lane's end marker
 /// (Timed); `first` and `last` are the first and last arrival.
@@ -58,12 +53,14 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
     for (int k = 0; k < n; ++k) {
       if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
         dog.completion_failed(wc[k]);
-      Lane& lane = lanes[lane_of(lanes, wc[k].qp_num)];
+      const std::size_t index = receive_lane(wc[k], lanes.size());
+      Lane& lane = lanes[index];
       if (Timed && wc[k].byte_len == 0) {
         ++markers;  // the sender's deadline has passed on this QP
         continue;
       }
       check_received_length(wc[k].byte_len, L.bytes, L.receive.header_bytes);
+      tag_receive(wr, index);
       if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
       ++lane.completed;
@@ -74,8 +71,10 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
   }
   // The markers consumed receives too: put them back for the next size.
   if constexpr (Timed)
-    for (Lane& lane : lanes)
-      if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) dog.post_failed(rc);
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      tag_receive(wr, i);
+      if (int rc = ibv_post_recv(lanes[i].qp, &wr, &bad); rc != 0) dog.post_failed(rc);
+    }
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "loops/bandwidth_window.hpp"
 #include "engine/engine_internal.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -48,7 +49,9 @@ class ReceiveReplenisher {
       else [[unlikely]]
         throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
                                 wc[k].byte_len, bytes_));
-      if (int rc = ibv_post_recv(qp_of(lanes, wc[k].qp_num), &wr_, &bad); rc != 0) [[unlikely]]
+      const std::size_t index = receive_lane(wc[k], lanes.size());
+      tag_receive(wr_, index);
+      if (int rc = ibv_post_recv(lanes[index].qp, &wr_, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
     }
   }
@@ -59,12 +62,6 @@ class ReceiveReplenisher {
   std::uint64_t progress() const { return received_ + markers_; }
 
  private:
-  static ibv_qp* qp_of(const std::vector<Lane>& lanes, std::uint32_t qp_num) {
-    std::size_t i = 0;
-    while (i + 1 < lanes.size() && lanes[i].qp->qp_num != qp_num) ++i;
-    return lanes[i].qp;
-  }
-
   ibv_cq* cq_;
   ibv_recv_wr wr_;
   std::array<ibv_sge, 2> sges_;  // -b runs on RC only: no GRH entry in use

@@ -6,6 +6,7 @@
 #include "memory/host_memory.hpp"
 #include "memory/memory_policy.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "verbs/access_flags.hpp"
 
 namespace rdmabench {
 
@@ -23,8 +24,7 @@ namespace detail {
 
 std::unique_ptr<MemoryProvider> prepare_memory(const MemoryChoice& choice, const TestSpec& spec) {
   auto memory = make_memory_provider(choice);
-  const bool polls_buffer = spec.operation == Operation::write &&
-                            spec.measurement == Measurement::latency && !spec.write_with_imm;
+  const bool polls_buffer = cpu_polls_exposed_buffer(spec);
   require(!polls_buffer || memory->cpu_accessible(),
           fmt::format("write latency cannot run on {} memory: its loop polls the last byte of the "
                       "buffer from the CPU, which cannot read GPU memory",

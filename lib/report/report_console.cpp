@@ -32,9 +32,11 @@ class ConsoleReporter final : public Reporter {
     const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
     line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
                                c.memory_registration, c.remote_memory));
-    line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}", c.queue_pairs,
+    if (!c.relaxed_ordering.empty()) line("PCIe ordering", c.relaxed_ordering);
+    const std::string inline_reason = c.inline_reason.empty() ? "" : " (" + c.inline_reason + ")";
+    line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}{}", c.queue_pairs,
                               c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
-                              c.bidirectional ? ", bidirectional" : ""));
+                              inline_reason, c.bidirectional ? ", bidirectional" : ""));
     if (c.duration_s)
       line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
     line("Clock", c.clock);

@@ -46,6 +46,48 @@ Context open_device(const std::string& name) {
   return context;
 }
 
+std::size_t gid_table_capacity(const std::vector<int>& per_port_lengths) {
+  std::size_t total = 0;
+  for (int length : per_port_lengths) total += static_cast<std::size_t>(std::max(length, 0));
+  return std::max<std::size_t>(total, 1);
+}
+
+namespace {
+
+/// Every port's gid_tbl_len, port 1 first: ibv_query_gid_table fills in the
+/// entries of all ports at once and fails if they do not all fit.
+std::vector<int> gid_table_lengths(ibv_context* context, const std::string& device, int ports) {
+  std::vector<int> lengths;
+  for (int p = 1; p <= ports; ++p) {
+    ibv_port_attr attr{};
+    if (int rc = ibv_query_port(context, static_cast<std::uint8_t>(p), &attr); rc != 0)
+      throw_system_error(fmt::format("ibv_query_port({} port {})", device, p), rc);
+    lengths.push_back(attr.gid_tbl_len);
+  }
+  return lengths;
+}
+
+std::vector<GidEntry> valid_gids(ibv_context* context, const std::string& device,
+                                 const ibv_device_attr& device_attr, std::uint8_t port) {
+  std::vector<ibv_gid_entry> table(
+      gid_table_capacity(gid_table_lengths(context, device, device_attr.phys_port_cnt)));
+  ssize_t n = ibv_query_gid_table(context, table.data(), table.size(), 0);
+  if (n < 0) throw_system_error("ibv_query_gid_table(" + device + ")", static_cast<int>(-n));
+  std::vector<GidEntry> gids;
+  for (ssize_t i = 0; i < n; ++i) {
+    const auto& e = table[static_cast<std::size_t>(i)];
+    if (e.port_num != port) continue;
+    GidEntry g;
+    g.index = e.gid_index;
+    std::memcpy(g.gid.data(), e.gid.raw, 16);
+    g.type = gid_type_of(e.gid_type);
+    gids.push_back(g);
+  }
+  return gids;
+}
+
+}  // namespace
+
 std::uint32_t mtu_bytes(ibv_mtu mtu) { return 128u << static_cast<int>(mtu); }
 
 ibv_mtu mtu_enum(std::uint32_t bytes) {
@@ -81,18 +123,8 @@ PortAttributes query_port(ibv_context* context, std::uint8_t port) {
   p.active_mtu_bytes = mtu_bytes(attr.active_mtu);
   p.max_message_bytes = std::min<std::uint64_t>(attr.max_msg_sz, device_attr.max_mr_size);
 
-  std::vector<ibv_gid_entry> table(static_cast<std::size_t>(std::max(attr.gid_tbl_len, 1)));
-  ssize_t n = ibv_query_gid_table(context, table.data(), table.size(), 0);
-  if (n < 0) throw_system_error("ibv_query_gid_table(" + device + ")", static_cast<int>(-n));
-  for (ssize_t i = 0; i < n; ++i) {
-    const auto& e = table[static_cast<std::size_t>(i)];
-    if (e.port_num != port) continue;
-    GidEntry g;
-    g.index = e.gid_index;
-    std::memcpy(g.gid.data(), e.gid.raw, 16);
-    g.type = gid_type_of(e.gid_type);
-    p.gids.push_back(g);
-  }
+  p.pkey_table_length = attr.pkey_tbl_len;
+  p.gids = valid_gids(context, device, device_attr, port);
   return p;
 }
 

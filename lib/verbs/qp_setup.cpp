@@ -6,6 +6,8 @@
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "control/session_internal.hpp"
+#include "verbs/access_flags.hpp"
+#include "verbs/inline_size.hpp"
 
 namespace rdmabench::detail {
 
@@ -35,28 +37,6 @@ ibv_qp_init_attr qp_attributes(const Session& s, std::uint32_t inline_bytes) {
   attr.cap.max_recv_sge = s.spec.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
   attr.cap.max_inline_data = inline_bytes;
   return attr;
-}
-
-/// The minimum access each buffer and the QP need for the operation.
-struct Access {
-  int local_buffer;
-  int exposed_buffer;
-  int qp;
-};
-Access access_for(Operation operation) {
-  // Verbs requires local write alongside remote write.
-  switch (operation) {
-    case Operation::read:
-      return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ};
-    case Operation::send:
-      return {0, IBV_ACCESS_LOCAL_WRITE, 0};
-    case Operation::atomic:
-      return {IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC,
-              IBV_ACCESS_REMOTE_ATOMIC};
-    case Operation::write:
-      break;
-  }
-  return {0, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE};
 }
 
 void modify(ibv_qp* qp, ibv_qp_attr& attr, int mask, const char* state) {
@@ -107,8 +87,18 @@ void check_qp_options(const QpOptions& options, const PortAttributes& port, Conn
             fmt::format("-m/--mtu {} exceeds the active MTU of {} port {}, {} bytes",
                         *options.mtu_bytes, port.device, port.port, port.active_mtu_bytes),
             "give a smaller -m, or none to use the active MTU");
+  // An iWARP device may have no P_Key table at all; index 0 then means "none".
+  require(options.pkey_index == 0 || options.pkey_index < port.pkey_table_length,
+          fmt::format("--pkey-index {} does not exist on {} port {}: its P_Key table holds {} "
+                      "entr{} (valid indexes 0-{})",
+                      options.pkey_index, port.device, port.port, port.pkey_table_length,
+                      port.pkey_table_length == 1 ? "y" : "ies",
+                      port.pkey_table_length ? port.pkey_table_length - 1 : 0),
+          "give a smaller --pkey-index, or none for index 0");
   if (method == ConnectMethod::rdma_cm && (options.mtu_bytes || options.service_level))
     notice("-m/--mtu and --sl are ignored with rdma_cm, which takes them from the route");
+  if (method == ConnectMethod::rdma_cm && options.pkey_index)
+    notice("--pkey-index is ignored with rdma_cm, which takes the P_Key from the route");
 }
 
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
@@ -169,6 +159,11 @@ void create_shared_resources(Session& s) {
   // QP attribute; the peer's responder resources lower it at connect time.
   s.read_depth = static_cast<std::uint8_t>(std::min(device.max_qp_init_rd_atom, 255));
   s.read_responders = static_cast<std::uint8_t>(std::min(device.max_qp_rd_atom, 255));
+  require(s.memory != nullptr, "internal: the session's memory provider is made before its queues");
+  auto plan = plan_inline(s.spec, s.qp_options.inline_bytes, s.memory->cpu_accessible(),
+                          DeviceIdentity{device.vendor_id, device.vendor_part_id});
+  s.inline_tries = std::move(plan.tries);
+  s.inline_reason = std::move(plan.reason);
 
   s.pd.reset(ibv_alloc_pd(s.context));
   if (!s.pd) throw_system_error("ibv_alloc_pd", errno);
@@ -178,11 +173,12 @@ void create_shared_resources(Session& s) {
   if (!s.recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
 
   s.local_psn = random_psn();
-  require(s.memory != nullptr, "internal: the session's memory provider is made before its queues");
   const auto bytes = static_cast<std::size_t>(largest_size(s.spec));
   s.local_buffer = s.memory->allocate(bytes);
   s.exposed_buffer = s.memory->allocate(bytes);
-  const Access access = access_for(s.spec.operation);
+  const BufferAccess access = access_for(s.spec, s.transport.kind, s.qp_options.relaxed_ordering);
+  s.relaxed_local = (access.local_buffer & IBV_ACCESS_RELAXED_ORDERING) != 0;
+  s.relaxed_exposed = (access.exposed_buffer & IBV_ACCESS_RELAXED_ORDERING) != 0;
   auto local = s.memory->register_buffer(s.pd.get(), s.local_buffer, access.local_buffer);
   auto exposed = s.memory->register_buffer(s.pd.get(), s.exposed_buffer, access.exposed_buffer);
   s.local_mr = std::move(local.mr);
@@ -199,13 +195,11 @@ void create_shared_resources(Session& s) {
 
 void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
   // Providers cap inline data differently (and say so only by failing), so
-  // ask for less until the QP is created, unless -I asked for an amount.
+  // ask for less until the QP is created (the plan of create_shared_resources).
   // Later QPs ask for what the first one got.
   const auto& wanted = s.qp_options.inline_bytes;
   const std::vector<std::uint32_t> inline_tries =
-      !s.qps.empty() ? std::vector<std::uint32_t>{s.max_inline}
-      : wanted       ? std::vector<std::uint32_t>{*wanted}
-                     : std::vector<std::uint32_t>{220, 64, 0};
+      !s.qps.empty() ? std::vector<std::uint32_t>{s.max_inline} : s.inline_tries;
   int last_error = 0;
   QueuePair qp;
   for (std::uint32_t inline_bytes : inline_tries) {
@@ -219,6 +213,8 @@ void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
       // Providers may round the amount up (rxe reports 16 when asked for
       // 0); -I is what the user wants used, so never inline more than it.
       s.max_inline = std::min(attr.cap.max_inline_data, inline_bytes);
+      if (s.qps.empty() && inline_bytes < inline_tries.front())
+        s.inline_reason += fmt::format("; {} refused {} bytes", s.port.device, inline_tries.front());
       break;
     }
     last_error = errno;
@@ -272,14 +268,15 @@ void adopt_remote(Session& s, const wire::Endpoint& peer) {
 
 namespace {
 
-/// The route to the peer: its LID, and on RoCE (which has no LIDs) the GRH
-/// made from the GIDs.
+/// The route to the peer: its LID, and a GRH made from the GIDs where the
+/// transport routes globally (RoCE, which has no LIDs; InfiniBand with -x,
+/// for routed subnets).
 ibv_ah_attr route_to(const Session& s, const wire::Endpoint& peer) {
   ibv_ah_attr ah{};
   ah.dlid = peer.lid;
   ah.sl = s.qp_options.service_level;
   ah.port_num = s.port.port;
-  if (s.port.link_layer == LinkLayer::ethernet) {
+  if (s.transport.global_route) {
     ah.is_global = 1;
     std::copy(peer.gid.begin(), peer.gid.end(), ah.grh.dgid.raw);
     ah.grh.sgid_index = static_cast<std::uint8_t>(s.transport.gid.index);
@@ -294,7 +291,7 @@ ibv_ah_attr route_to(const Session& s, const wire::Endpoint& peer) {
 void connect_datagram_qp(Session& s, ibv_qp* qp, const wire::Endpoint& peer) {
   ibv_qp_attr a{};
   a.qp_state = IBV_QPS_INIT;
-  a.pkey_index = 0;
+  a.pkey_index = s.qp_options.pkey_index;
   a.port_num = s.port.port;
   a.qkey = kUdQkey;
   modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, "INIT");
@@ -331,9 +328,9 @@ void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
   const bool reliable = s.spec.qp_type == QpType::rc;
   ibv_qp_attr a{};
   a.qp_state = IBV_QPS_INIT;
-  a.pkey_index = 0;
+  a.pkey_index = s.qp_options.pkey_index;
   a.port_num = s.port.port;
-  a.qp_access_flags = access_for(s.spec.operation).qp;
+  a.qp_access_flags = access_for(s.spec, s.transport.kind, s.qp_options.relaxed_ordering).qp;
   modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 
   s.path_mtu_bytes = std::min(s.qp_options.mtu_bytes.value_or(s.port.active_mtu_bytes), peer.mtu_bytes);

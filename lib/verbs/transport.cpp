@@ -151,6 +151,7 @@ Transport resolve_transport(const PortAttributes& port, std::optional<std::uint3
   // iWARP QPs can only be connected through rdma_cm (the TCP stream is the
   // connection); there is no QP attribute exchange that would work.
   t.requires_rdma_cm = t.kind == TransportKind::iwarp;
+  t.global_route = port.link_layer == LinkLayer::ethernet || gid_index.has_value();
   return t;
 }
 

@@ -101,6 +101,18 @@ TEST_CASE("gpu: send latency from cuda:0 to cuda-host:0, validated (rxe)", "[lab
                "--json", client_json});
   check_side(server_json, "cuda-host:0", "host");
   check_side(client_json, "cuda:0", "peermem");
+  // The provider would copy inline data with the CPU: GPU memory never is.
+  for (const auto& line : read_json_lines(client_json)) {
+    CHECK(line["context"]["max_inline_bytes"] == 0);
+    CHECK(line["context"]["max_inline_reason"] == "GPU memory cannot be inlined");
+  }
+  CHECK(read_json_lines(server_json).front()["context"]["max_inline_bytes"] == 236);
+}
+
+TEST_CASE("gpu: -I with GPU memory is refused before listening", "[lab][gpu]") {
+  StandinDriver standin;
+  const auto p = fails_before_listening({bin("rdma_write_bw"), "--mem", "cuda:0", "-I", "64"});
+  CHECK_THAT(p->err(), Catch::Contains("-I/--inline-size 64 cannot be used with --mem cuda:0"));
 }
 
 TEST_CASE("gpu: --gdr dmabuf that the device refuses fails naming it, on both sides", "[lab][gpu]") {

@@ -551,3 +551,20 @@ TEST_CASE("options: --write-with-imm belongs to write tests", "[options]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(read_bw, {"--write-with-imm"}), UsageError,
                          MessageContains("--write-with-imm applies to write tests; rdma_read_bw"));
 }
+
+TEST_CASE("options: --pkey-index is this side's P_Key table index, 0 by default", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {}).side.qp.pkey_index == 0);
+  CHECK(parse_command_line(kBandwidth, {"--pkey-index", "3"}).side.qp.pkey_index == 3);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--pkey-index", "65536"}), UsageError,
+                         MessageContains("--pkey-index 65536 is out of range: expected 0 to 65535"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--pkey-index", "-1"}), UsageError,
+                         MessageContains("--pkey-index -1 is out of range"));
+}
+
+TEST_CASE("options: --relaxed-ordering is on unless turned off", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {}).side.qp.relaxed_ordering);
+  CHECK(parse_command_line(kBandwidth, {"--relaxed-ordering", "on"}).side.qp.relaxed_ordering);
+  CHECK_FALSE(parse_command_line(kBandwidth, {"--relaxed-ordering", "off"}).side.qp.relaxed_ordering);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--relaxed-ordering", "yes"}), UsageError,
+                         MessageContains("--relaxed-ordering yes is unknown: expected on or off"));
+}

@@ -424,3 +424,26 @@ TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console
   CHECK_THAT(none.str(), Catch::Contains("0 of 2100 messages sent arrived (2100 lost, 100.00%)"));
   CHECK_THAT(none.str(), !Catch::Contains("measured by the peer"));
 }
+
+TEST_CASE("report: the header says why inline is what it is, and the PCIe ordering", "[report]") {
+  auto c = context(false);
+  c.max_inline = 0;
+  c.inline_reason = "GPU memory cannot be inlined";
+  c.relaxed_local = true;
+  c.relaxed_ordering = "relaxed ordering requested for both buffers";
+  const std::string text = console(c, {bandwidth_result()});
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       " Queue           : 1 QP, tx depth 128 each, max inline 0 bytes (GPU memory "
+                       "cannot be inlined)\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       " PCIe ordering   : relaxed ordering requested for both buffers\n"));
+
+  std::ostringstream out;
+  render(*make_json_reporter(out), c, {bandwidth_result()});
+  const auto j = nlohmann::json::parse(lines_of(out.str()).at(0))["context"];
+  CHECK(j["max_inline_bytes"] == 0);
+  CHECK(j["max_inline_reason"] == "GPU memory cannot be inlined");
+  CHECK(j["memory"]["relaxed_ordering"]["local_buffer"] == true);
+  CHECK(j["memory"]["relaxed_ordering"]["exposed_buffer"] == false);
+  CHECK(j["memory"]["relaxed_ordering"]["reason"] == "relaxed ordering requested for both buffers");
+}

@@ -261,3 +261,13 @@ TEST_CASE("transport: the receive depth default is perftest's, deeper where no R
   CHECK(default_receive_depth(TransportKind::iwarp, 32768, 65536, 32) == 2047);  // 32 QPs share the CQ
   CHECK(default_receive_depth(TransportKind::iwarp, 32768, 4097, 32) == 512);    // never below perftest's
 }
+
+TEST_CASE("transport: a GRH on RoCE always, on InfiniBand only with -x (routed subnets)",
+          "[transport]") {
+  CHECK(resolve_transport(rxe_port(), std::nullopt, AddressFamily::ipv4).global_route);
+  CHECK(resolve_transport(mlx5_port(true), 2, AddressFamily::ipv4).global_route);
+  CHECK_FALSE(resolve_transport(ib_port(), std::nullopt, AddressFamily::ipv4).global_route);
+  const auto routed = resolve_transport(ib_port(), 1, AddressFamily::ipv4);
+  CHECK(routed.global_route);
+  CHECK(routed.gid.index == 1);
+}

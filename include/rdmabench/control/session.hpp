@@ -25,12 +25,15 @@ namespace rdmabench {
 
 enum class Role { server, client };
 
-/// Per-side queue pair settings (perftest's -I, -m, --sl, --tclass).
+/// Per-side queue pair and registration settings (perftest's -I, -m, --sl,
+/// --tclass, --pkey_index, --disable_pcie_relaxed).
 struct QpOptions {
-  std::optional<std::uint32_t> inline_bytes;  ///< empty: as much as the device takes, up to 220
+  std::optional<std::uint32_t> inline_bytes;  ///< empty: perftest's default for the test and device
   std::optional<std::uint32_t> mtu_bytes;     ///< empty: the port's active MTU
   std::uint8_t service_level = 0;
   std::uint8_t traffic_class = 0;
+  std::uint16_t pkey_index = 0;   ///< index into the port's P_Key table
+  bool relaxed_ordering = true;   ///< register data buffers with PCIe relaxed ordering
 };
 
 /// Library-level settings of one side (bench/ maps command-line options here).
@@ -91,6 +94,10 @@ class Session {
   std::string remote_memory;
   std::uint32_t path_mtu_bytes = 0;
   std::uint32_t max_inline = 0;
+  std::vector<std::uint32_t> inline_tries;  ///< what QP creation asks for, largest first
+  std::string inline_reason;                ///< why max_inline is what it is
+  bool relaxed_local = false;    ///< local_buffer was registered with relaxed ordering
+  bool relaxed_exposed = false;  ///< exposed_buffer was registered with relaxed ordering
   std::uint32_t send_queue_depth = 0;
   std::uint32_t receive_queue_depth = 0;
   std::uint32_t local_psn = 0;       ///< every QP starts its sends here

@@ -94,6 +94,12 @@ struct RunContext {
   std::string clock;        ///< source and frequency
   std::uint32_t tx_depth = 0;
   std::uint32_t max_inline = 0;
+  std::string inline_reason;  ///< why max_inline ("GPU memory cannot be inlined"); empty: not said
+  /// PCIe relaxed ordering requested when registering each buffer, and why;
+  /// an empty reason leaves it out of the header.
+  bool relaxed_local = false;
+  bool relaxed_exposed = false;
+  std::string relaxed_ordering;
   std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
   /// How the idle server of a read or atomic latency test waits (--passive-wait);
   /// empty where the server takes part or the test is bandwidth.

@@ -18,6 +18,10 @@ Context open_device(const std::string& name);
 /// valid port numbers.
 PortAttributes query_port(ibv_context* context, std::uint8_t port);
 
+/// Entries to make room for in ibv_query_gid_table, which returns every
+/// port's GIDs at once: the sum of the ports' gid_tbl_len (at least 1).
+std::size_t gid_table_capacity(const std::vector<int>& per_port_lengths);
+
 /// ibv_mtu enum to bytes and back.
 std::uint32_t mtu_bytes(ibv_mtu mtu);
 ibv_mtu mtu_enum(std::uint32_t bytes);

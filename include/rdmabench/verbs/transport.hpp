@@ -34,6 +34,7 @@ struct PortAttributes {
   std::uint16_t lid = 0;
   std::uint32_t active_mtu_bytes = 0;
   std::uint64_t max_message_bytes = 0;  ///< min(port max_msg_sz, device max_mr_size)
+  std::uint16_t pkey_table_length = 0;  ///< pkey_tbl_len: --pkey-index must be below it
   std::vector<GidEntry> gids;           ///< valid entries of the GID table
 };
 
@@ -43,6 +44,10 @@ struct Transport {
   GidEntry gid;
   std::string gid_reason;  ///< why this GID: "given with -x", "RoCEv2 IPv4"...
   bool requires_rdma_cm = false;
+  /// Whether QPs carry a GRH (ah_attr.is_global) with this GID: always on
+  /// RoCE, which has no LIDs; on InfiniBand only when -x named a GID, as
+  /// perftest does, for subnets joined by routers.
+  bool global_route = false;
 };
 
 std::string to_string(TransportKind kind);
@@ -89,7 +94,8 @@ GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> req
 /// Classifies the port given the GID that will be used.
 TransportKind classify(const PortAttributes& port, const GidEntry& gid);
 
-/// choose_gid + classify + the rules that follow from the fabric.
+/// choose_gid + classify + the rules that follow from the fabric (rdma_cm
+/// on iWARP, the GRH on RoCE and on InfiniBand with `gid_index`).
 Transport resolve_transport(const PortAttributes& port, std::optional<std::uint32_t> gid_index,
                             AddressFamily family);
 

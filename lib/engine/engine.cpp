@@ -185,7 +185,10 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
       s.size_index = i;
-      if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency)
+      // Only a target polled by its last byte is reset (with the CPU): with
+      // --write-with-imm it may be GPU memory, which the CPU cannot touch.
+      if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
+          !s.spec.write_with_imm)
         detail::reset_latency_target(s, bytes);
       s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};

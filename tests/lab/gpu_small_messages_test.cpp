@@ -35,7 +35,7 @@ bool is_atomic(const std::string& binary) { return binary.find("atomic") != std:
 void run_on_gpu(const std::string& binary, const std::string& gpu_side, const Args& size_args) {
   NoCpuAccessGpu gpu;
   const auto d = roce();
-  Args server{"-d", d.name}, client{"-d", d.name, "-n", "20"};
+  Args server{"-d", d.name}, client{"-d", d.name};
   for (Args* side : {&server, &client}) {
     const Args extra = needs(binary);
     side->insert(side->end(), extra.begin(), extra.end());
@@ -51,12 +51,12 @@ void run_on_gpu(const std::string& binary, const std::string& gpu_side, const Ar
 void every_placement(const std::string& binary) {
   for (const char* side : {"server", "client"}) {
     if (is_atomic(binary)) {
-      run_on_gpu(binary, side, {});
+      run_on_gpu(binary, side, {"-n", "20"});
       continue;
     }
-    for (const char* size : {"2", "64", "65536"}) run_on_gpu(binary, side, {"-s", size});
+    for (const char* size : {"2", "64", "65536"}) run_on_gpu(binary, side, {"-s", size, "-n", "20"});
   }
-  run_on_gpu(binary, "both", is_atomic(binary) ? Args{} : Args{"-a", "-n", "4"});
+  run_on_gpu(binary, "both", is_atomic(binary) ? Args{"-n", "20"} : Args{"-a", "-n", "4"});
 }
 
 }  // namespace

@@ -27,6 +27,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${RDMABENCH_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+# A cross build's package is for its target: cpack would ask this host's
+# dpkg and label arm64 binaries amd64.
+if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+endif()
 
 # Dependencies: dpkg-shlibdeps names every library the binaries link, with
 # versions (libibverbs1, librdmacm1, libc6, libstdc++6, Boost, fmt, ...).

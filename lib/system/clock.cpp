@@ -1,4 +1,4 @@
-// The clock decision (pure, unit-tested) and the TSC calibration.
+// The clock decision (pure, unit-tested) and the counter's calibration.
 #include "rdmabench/system/clock.hpp"
 
 #include <fmt/format.h>
@@ -29,13 +29,43 @@ Calibration calibrate_tsc() {
 
 constexpr std::uint64_t kMinDriftCheckNs = 500'000'000;
 
+ClockInfo counter_clock(const Calibration& c, double ticks_per_us) {
+  ClockInfo info;
+  info.kind = ClockKind::tsc;
+  info.ticks_per_us = ticks_per_us;
+  info.calibrated_tsc = c.end_tsc;
+  info.calibrated_ns = c.end_ns;
+  return info;
+}
+
+/// A counter whose rate the hardware states (CNTFRQ_EL0, which firmware
+/// sets): that rate when the calibration confirms it, else the calibrated
+/// one, since a wrong stated rate would scale every time reported.
+ClockInfo stated_rate_clock(const Calibration& c, double stated, const std::string& reason) {
+  const double off = c.ticks_per_us / stated - 1.0;
+  if (std::abs(off) <= kMaxTscRateDrift) {
+    ClockInfo info = counter_clock(c, stated);
+    info.description = fmt::format(
+        "{} at {:.3f} MHz as stated by the hardware, within {:.2f}% of its calibration against "
+        "CLOCK_MONOTONIC_RAW ({})",
+        kCounterName, stated, std::abs(off) * 100.0, reason);
+    return info;
+  }
+  ClockInfo info = counter_clock(c, c.ticks_per_us);
+  info.description = fmt::format(
+      "{} at {:.3f} MHz, calibrated against CLOCK_MONOTONIC_RAW; the hardware states {:.3f} MHz, "
+      "which the counter does not keep ({})",
+      kCounterName, c.ticks_per_us, stated, reason);
+  return info;
+}
+
 bool slow_clock_gettime(const ClockEvidence& e) { return e.clock_gettime_ns > kSlowClockGettimeNs; }
 
 }  // namespace
 
 bool needs_tsc_cross_check(ClockChoice choice, const ClockEvidence& e) {
-  return choice == ClockChoice::automatic && !e.tsc_invariant && e.kernel_clocksource != "tsc" &&
-         slow_clock_gettime(e);
+  return choice == ClockChoice::automatic && !e.tsc_invariant &&
+         e.kernel_clocksource != kCounterClocksource && slow_clock_gettime(e);
 }
 
 ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
@@ -44,7 +74,7 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
                                        e.clock_gettime_ns, source);
   switch (choice) {
     case ClockChoice::tsc:
-      return {ClockKind::tsc, e.tsc_invariant || source == "tsc"
+      return {ClockKind::tsc, e.tsc_invariant || source == kCounterClocksource
                                   ? "forced by --clock tsc"
                                   : "forced by --clock tsc, NOT known to be invariant"};
     case ClockChoice::monotonic:
@@ -52,7 +82,7 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& e) {
     case ClockChoice::automatic: break;
   }
   if (e.tsc_invariant) return {ClockKind::tsc, "invariant"};
-  if (source == "tsc") return {ClockKind::tsc, "the kernel's clocksource"};
+  if (source == kCounterClocksource) return {ClockKind::tsc, "the kernel's clocksource"};
   if (!slow_clock_gettime(e))
     return {ClockKind::monotonic, "the TSC is not known to be invariant, and " + cost};
   if (!e.tsc_offset_spread_us)
@@ -82,19 +112,18 @@ ClockInfo choose_clock(ClockChoice choice) {
     detail::cross_check_tsc(evidence, calibration->ticks_per_us);
   }
   const ClockDecision decision = decide_clock(choice, evidence);
-  ClockInfo info;
-  info.kind = decision.kind;
-  if (decision.kind == ClockKind::tsc) {
-    if (!calibration) calibration = calibrate_tsc();
-    info.ticks_per_us = calibration->ticks_per_us;
-    info.calibrated_tsc = calibration->end_tsc;
-    info.calibrated_ns = calibration->end_ns;
-    info.description = fmt::format("TSC at {:.3f} GHz, calibrated against CLOCK_MONOTONIC_RAW ({})",
-                                   info.ticks_per_us / 1000.0, decision.reason);
-  } else {
+  if (decision.kind != ClockKind::tsc) {
+    ClockInfo info;
     info.ticks_per_us = 1000.0;
     info.description = fmt::format("clock_gettime(CLOCK_MONOTONIC_RAW) ({})", decision.reason);
+    return info;
   }
+  if (!calibration) calibration = calibrate_tsc();
+  if (const auto stated = counter_stated_ticks_per_us())
+    return stated_rate_clock(*calibration, *stated, decision.reason);
+  ClockInfo info = counter_clock(*calibration, calibration->ticks_per_us);
+  info.description = fmt::format("TSC at {:.3f} GHz, calibrated against CLOCK_MONOTONIC_RAW ({})",
+                                 info.ticks_per_us / 1000.0, decision.reason);
   return info;
 }
 
@@ -115,9 +144,9 @@ std::optional<std::string> tsc_drift_warning(const ClockInfo& clock) {
       tsc_rate_drift(clock.ticks_per_us, ticks - clock.calibrated_tsc, ns - clock.calibrated_ns);
   if (std::abs(drift) <= kMaxTscRateDrift) return std::nullopt;
   return fmt::format(
-      "warning: the TSC ran {:+.2f}% off its calibrated {:.3f} GHz over this run, so every time "
+      "warning: the {} ran {:+.2f}% off its calibrated {:.3f} GHz over this run, so every time "
       "above is off by about that much; rerun with --clock monotonic",
-      drift * 100.0, clock.ticks_per_us / 1000.0);
+      kCounterName, drift * 100.0, clock.ticks_per_us / 1000.0);
 }
 
 }  // namespace rdmabench

@@ -1,8 +1,6 @@
 #include "system/clock_evidence.hpp"
 
-#include <cpuid.h>
 #include <sched.h>
-#include <x86intrin.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,13 +16,6 @@
 namespace rdmabench::detail {
 
 namespace {
-
-bool tsc_is_invariant() {
-  unsigned eax, ebx, ecx, edx;
-  if (!__get_cpuid(0x80000000, &eax, &ebx, &ecx, &edx) || eax < 0x80000007) return false;
-  __get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx);
-  return (edx >> 8) & 1;  // "Invariant TSC": constant rate in all P/C states
-}
 
 /// The kernel's own choice ("tsc", "hpet", ...): it marks the TSC unstable
 /// when it does not trust it to keep time.
@@ -58,14 +49,6 @@ bool pin_this_thread(int cpu) {
   return ::sched_setaffinity(0, sizeof one, &one) == 0;
 }
 
-/// A TSC read that no neighbouring instruction passes.
-std::uint64_t fenced_tsc() {
-  _mm_lfence();
-  const std::uint64_t t = __rdtsc();
-  _mm_lfence();
-  return t;
-}
-
 /// The reference thread (on `reference`) reads its TSC and raises a round;
 /// the other (on `other`) reads its own on seeing it and answers; the
 /// reference reads again on the answer. The other's read lies between the
@@ -89,7 +72,7 @@ OffsetBounds tsc_offset_bounds(int reference, int other) {
     while (!stop.load(std::memory_order_acquire)) {
       const std::uint64_t r = round.load(std::memory_order_acquire);
       if (r == seen) continue;
-      answer_tsc.store(fenced_tsc(), std::memory_order_relaxed);
+      answer_tsc.store(TscClock::fenced_now(), std::memory_order_relaxed);
       answered.store(r, std::memory_order_release);
       seen = r;
     }
@@ -100,13 +83,13 @@ OffsetBounds tsc_offset_bounds(int reference, int other) {
     while (!other_pinned && !other_failed && std::chrono::steady_clock::now() < deadline) {
     }
     for (std::uint64_t r = 1; other_pinned && r <= kRounds; ++r) {
-      const auto t1 = fenced_tsc();
+      const auto t1 = TscClock::fenced_now();
       round.store(r, std::memory_order_release);
       bool late = false;
       while (answered.load(std::memory_order_acquire) != r)
         if ((late = std::chrono::steady_clock::now() > deadline)) break;
       if (late) break;
-      const auto t3 = fenced_tsc();
+      const auto t3 = TscClock::fenced_now();
       const auto t2 = answer_tsc.load(std::memory_order_relaxed);
       b.low = std::max(b.low, static_cast<double>(t2) - static_cast<double>(t3));
       b.high = std::min(b.high, static_cast<double>(t2) - static_cast<double>(t1));
@@ -122,7 +105,7 @@ OffsetBounds tsc_offset_bounds(int reference, int other) {
 
 ClockEvidence gather_clock_evidence() {
   ClockEvidence e;
-  e.tsc_invariant = tsc_is_invariant();
+  e.tsc_invariant = counter_invariant();
   e.kernel_clocksource = kernel_clocksource();
   e.clock_gettime_ns = clock_gettime_cost_ns();
   return e;

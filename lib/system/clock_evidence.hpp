@@ -1,6 +1,7 @@
 #pragma once
-// Gathering what the clock decision looks at: CPUID, the kernel's
-// clocksource, the cost of clock_gettime, and the TSC across CPUs.
+// Gathering what the clock decision looks at: whether the counter is
+// invariant, the kernel's clocksource, the cost of clock_gettime, and the
+// counter across CPUs.
 
 #include <vector>
 

@@ -13,6 +13,9 @@
 #
 # Writes only under one temporary folder, removed on exit. Prints every
 # failed check and exits 1 if there was one.
+#
+# RDMABENCH_TEST_EMULATOR, when set, is the command line that runs the
+# installed binaries (a cross build's qemu-user, from tests/CMakeLists.txt).
 set -uo pipefail
 
 [ $# -eq 5 ] || { echo "usage: $0 CMAKE CPACK BUILD_DIR SOURCE_DIR SHLIBDEPS" >&2; exit 2; }
@@ -23,6 +26,8 @@ installed=(rdma_write_bw rdma_write_lat rdma_read_bw rdma_read_lat
            rdma_send_bw rdma_send_lat rdma_atomic_bw rdma_atomic_lat
            rdma_topo rdma_devices tcp_baseline)
 not_installed=(unit_tests lab_tests gpu_check bare_send_lat libcuda-standin.so)
+
+read -ra emulator <<<"${RDMABENCH_TEST_EMULATOR:-}"
 
 failures=()
 fail() { failures+=("$*"); echo "FAIL: $*" >&2; }
@@ -54,7 +59,7 @@ check_root() {
   done
   [ -f "$prefix/share/doc/rdmabench/README.md" ] || fail "$label: share/doc/rdmabench/README.md is not installed"
 
-  out=$(cd work && "$prefix/bin/rdma_write_bw" --help 2>&1); rc=$?
+  out=$(cd work && "${emulator[@]}" "$prefix/bin/rdma_write_bw" --help 2>&1); rc=$?
   if [ "$rc" -ne 0 ]; then
     fail "$label: bin/rdma_write_bw --help exited $rc: $(head -c 2000 <<<"$out")"
   elif ! grep -q -- '--ib-dev' <<<"$out"; then
@@ -63,7 +68,7 @@ check_root() {
     ok "$label: bin/rdma_write_bw --help"
   fi
 
-  out=$(cd work && "$prefix/bin/rdma_topo" --json 2>"$tmp/topo.err"); rc=$?
+  out=$(cd work && "${emulator[@]}" "$prefix/bin/rdma_topo" --json 2>"$tmp/topo.err"); rc=$?
   if [ "$rc" -ne 0 ]; then
     fail "$label: bin/rdma_topo --json exited $rc: $(head -c 2000 "$tmp/topo.err")"
   elif ! python3 -c 'import json,sys; json.load(sys.stdin)' <<<"$out" 2>"$tmp/json.err"; then

@@ -21,7 +21,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
+
+#include "cycles.h"
 
 enum { kTimeoutMs = 10000 };
 static const char* const kNoPeerHint =
@@ -94,13 +95,13 @@ static int by_value(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
-/// TSC ticks per microsecond, measured against CLOCK_MONOTONIC over 0.2 s.
+/// Counter ticks per microsecond, measured against CLOCK_MONOTONIC over 0.2 s.
 static double ticks_per_us(void) {
   double t0 = now_s();
-  unsigned long long c0 = __rdtsc();
+  unsigned long long c0 = read_cycles();
   while (now_s() - t0 < 0.2) {
   }
-  return (double)(__rdtsc() - c0) / ((now_s() - t0) * 1e6);
+  return (double)(read_cycles() - c0) / ((now_s() - t0) * 1e6);
 }
 
 struct options {
@@ -227,7 +228,7 @@ static void ping_pong(struct rdma_cm_id* id, const struct options* o, struct res
       if (++received + o->rx_depth <= iters && ibv_post_recv(id->qp, &r->recv_wr, &bad_recv))
         fail("ibv_post_recv", NULL);
     }
-    stamp[i] = __rdtsc();
+    stamp[i] = read_cycles();
     if (ibv_post_send(id->qp, &r->send_wr, &bad_send))
       fail("ibv_post_send", "the QP left RTS (peer gone?)");
     wait_one(r->send_cq, "the send's completion");
@@ -237,7 +238,7 @@ static void ping_pong(struct rdma_cm_id* id, const struct options* o, struct res
     return;
   }
   wait_one(r->recv_cq, "the peer's last message");
-  stamp[iters] = __rdtsc();
+  stamp[iters] = read_cycles();
   const double per_us = ticks_per_us();
   double* one_way = malloc((size_t)iters * sizeof *one_way);
   if (!one_way) fail("malloc", "-n is too large");

@@ -1,21 +1,19 @@
 #pragma once
 /// @file
-/// The timestamp source of the timed loops: the TSC where it can be trusted
-/// (calibrated against CLOCK_MONOTONIC_RAW), otherwise clock_gettime. Loops
-/// are templates over the clock type, chosen once at setup.
+/// The timestamp source of the timed loops: the CPU's tick counter where it
+/// can be trusted (the TSC on x86-64, CNTVCT_EL0 on aarch64; "TSC" below
+/// stands for either), otherwise clock_gettime. Loops are templates over the
+/// clock type, chosen once at setup.
 
 #include <time.h>
-#include <x86intrin.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace rdmabench {
+#include "rdmabench/system/cycle_counter.hpp"
 
-struct TscClock {
-  static std::uint64_t now() noexcept { return __rdtsc(); }
-};
+namespace rdmabench {
 
 struct MonotonicClock {
   static std::uint64_t now() noexcept {
@@ -42,8 +40,10 @@ enum class ClockChoice { automatic, tsc, monotonic };
 
 /// What the automatic choice looks at.
 struct ClockEvidence {
-  bool tsc_invariant = false;      ///< CPUID 0x80000007 EDX bit 8
-  std::string kernel_clocksource;  ///< "tsc", "hpet", "kvm-clock", ...
+  /// One rate in all power states: CPUID 0x80000007 EDX bit 8 on x86-64,
+  /// the architecture's promise on aarch64 (counter_invariant()).
+  bool tsc_invariant = false;
+  std::string kernel_clocksource;  ///< "tsc", "hpet", "kvm-clock", "arch_sys_counter", ...
   double clock_gettime_ns = 0;     ///< cost of one CLOCK_MONOTONIC_RAW read
   /// Spread of the TSC's offsets over the CPUs this thread may run on; only
   /// measured when the decision needs it.
@@ -69,8 +69,8 @@ inline constexpr double kMaxTscOffsetSpreadUs = 1.0;
 /// calibration has changed speed: the figures are warned about.
 inline constexpr double kMaxTscRateDrift = 0.005;
 
-/// automatic: the TSC when CPUID reports it invariant or the kernel keeps
-/// time with it. Otherwise the TSC only when clock_gettime is a system call
+/// automatic: the TSC when it is invariant or the kernel keeps time with it
+/// (clocksource kCounterClocksource). Otherwise the TSC only when clock_gettime is a system call
 /// here and the TSC agrees across this thread's CPUs (perftest uses the TSC
 /// unconditionally; we check). tsc / monotonic force one.
 ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& evidence);
@@ -78,7 +78,10 @@ ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& evidence);
 /// Whether decide_clock needs evidence.tsc_offset_spread_us (costly to get).
 bool needs_tsc_cross_check(ClockChoice choice, const ClockEvidence& evidence);
 
-/// Gathers the evidence, decides, and calibrates the TSC if chosen.
+/// Gathers the evidence, decides, and calibrates the TSC if chosen. A rate
+/// the hardware states (aarch64's CNTFRQ_EL0) is used when the calibration
+/// agrees with it within kMaxTscRateDrift; otherwise the calibrated one, and
+/// the description says so.
 ClockInfo choose_clock(ClockChoice choice = ClockChoice::automatic);
 
 /// The TSC's rate over `ticks` and `ns` against the calibrated one: a signed

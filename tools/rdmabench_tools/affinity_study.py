@@ -3,10 +3,14 @@ write and read bandwidth and write latency for every placement of the two
 buffers (H->H, H->D, D->H, D->D; H host memory, D a GPU's memory), each with
 the benchmark threads pinned to the NIC's NUMA node (--numa auto) and left
 to the scheduler (--numa off), labelled with each GPU's PCIe relationship to
-the NIC (PIX, PXB, PHB, NODE, SYS, from rdma_topo --json).
+the NIC (PIX, PXB, PHB, NODE, SYS, from rdma_topo --json). Every GPU row is
+measured with PCIe relaxed ordering on and off (--relaxed-ordering, both
+sides): with the GPU-NIC relationship, the first two knobs to try when
+device-to-host and host-to-device differ on one box.
 
 Usage: tools/gdr-affinity-study [-d DEV] [--address IP] [--gpus 0,1] [--out DIR]
                                 [--quick] [--bw-size BYTES] [--iters N] [--no-lab]
+                                [--tests write_bw,read_bw,write_lat] [--standin]
 
 "A->B" names where the data starts and where it lands: for writes the
 client's buffer is A and the server's B; for reads the server's is A and the
@@ -14,8 +18,13 @@ client's B; write latency ping-pongs, with the client's buffer A. D is GPU N
 as rdma_topo numbers them (PCI order), passed as --mem cuda:K where K counts
 NVIDIA GPUs in PCI order (CUDA_DEVICE_ORDER=PCI_BUS_ID is set for the runs).
 GPU rows on a machine without GPU say "no GPU"; host rows are measured anyway.
-Runs that a binary refuses (--mem cuda:K before CUDA support is built) are
-reported with the binary's message, never silently dropped.
+In the soft-RDMA lab (or with --standin) the GPU rows run on the test
+stand-in CUDA driver instead, labelled so: host memory the CPU cannot touch
+once registered, which exercises the whole GPU path but measures no GPU.
+Write latency on GPU memory uses --write-with-imm (its target cannot be
+polled by the CPU). Runs that a binary refuses (--mem cuda:K before CUDA
+support is built) are reported with the binary's message, never silently
+dropped.
 
 Writes DIR/affinity.md (tables), DIR/affinity.json (every figure and its
 context) and DIR/affinity.png (default DIR: gdr-affinity-study/ in the build
@@ -38,6 +47,10 @@ from . import lab, pair, paths
 PROG = "gdr-affinity-study"
 PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
 NUMA_MODES = ["auto", "off"]
+RELAXED_ORDERING = ["on", "off"]  # GPU rows are measured with each
+# The stand-in GPU (tests/cuda_standin): one device at PCI 0000:10:00.0.
+STANDIN_GPU = {"index": 0, "pci_address": "0000:10:00.0", "vendor": "NVIDIA", "numa_node": None,
+               "standin": True}
 # name: (binary, figure key in our JSON Lines, label, unit, True when the
 # client's buffer holds the source)
 TESTS = {
@@ -107,11 +120,14 @@ class Study:
         self.args, self.nic, self.address, self.bins = args, nic, address, bins
         self.port = 20000 + 2 * random.randrange(10000)
 
-    def measure(self, test, client_mem, server_mem, numa):
+    def measure(self, test, client_mem, server_mem, numa, relaxed):
         """One server/client pair; the client's first JSON Lines record, or {'error': ...}."""
         binary, _, _, _, _ = TESTS[test]
         self.port += 2
-        common = [self.bins[binary], "-d", self.nic["name"], "-p", str(self.port), "--numa", numa]
+        common = [self.bins[binary], "-d", self.nic["name"], "-p", str(self.port), "--numa", numa,
+                  "--relaxed-ordering", relaxed]
+        if test == "write_lat" and "cuda" in client_mem + server_mem:
+            common.append("--write-with-imm")  # a GPU target cannot be polled by the CPU
         size = ["-s", str(self.args.lat_size if test == "write_lat" else self.args.bw_size)]
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             error = run_pair(common + ["--mem", server_mem],
@@ -122,15 +138,17 @@ class Study:
                 return {"error": error}
             return json.loads(open(out.name).readline())
 
-    def row(self, placement, gpu, cuda_index):
+    def row(self, placement, gpu, cuda_index, relaxed):
         source, destination = placement.split("->")
         mem = {"H": "host", "D": f"cuda:{cuda_index}"}
         results = {}
         for test, (_, (block, key), _, unit, client_is_source) in TESTS.items():
+            if test not in self.args.tests:
+                continue
             client_mem = mem[source if client_is_source else destination]
             server_mem = mem[destination if client_is_source else source]
             for numa in NUMA_MODES:
-                record = self.measure(test, client_mem, server_mem, numa)
+                record = self.measure(test, client_mem, server_mem, numa, relaxed)
                 if "error" in record:
                     results.setdefault(test, {})[numa] = {"error": record["error"]}
                     continue
@@ -141,32 +159,62 @@ class Study:
                     "pinned_cpus": context["numa"]["pinned_cpus"],
                     "cpu_placement": context["numa"]["placement"],
                     "device_numa_node": context["numa"]["device_node"],
+                    "relaxed_ordering": context["memory"].get("relaxed_ordering"),
                 }
-            print(f"gdr-affinity-study: {placement} {gpu_label(gpu)} {test} done", file=sys.stderr, flush=True)
+            print(f"gdr-affinity-study: {placement} {gpu_label(gpu)} relaxed ordering {relaxed} {test} done",
+                  file=sys.stderr, flush=True)
         return results
 
 
 def gpu_label(gpu):
-    return "host only" if gpu is None else f"GPU{gpu['index']} {gpu['pci_address']}"
+    if gpu is None:
+        return "host only"
+    if gpu.get("standin"):
+        return "stand-in GPU (host memory, no GPU)"
+    return f"GPU{gpu['index']} {gpu['pci_address']}"
 
 
-def plan(topo, nic, wanted):
-    """Rows to measure: H->H once, then every GPU placement per chosen GPU."""
-    rows = [{"placement": "H->H", "gpu": None, "relationship": None, "status": "measure"}]
+def plan(topo, nic, wanted, standin):
+    """Rows to measure: H->H once, then every GPU placement per chosen GPU,
+    with relaxed ordering on and off (the stand-in's one GPU when `standin`)."""
+    rows = [{"placement": "H->H", "gpu": None, "relationship": None, "relaxed_ordering": "on",
+             "status": "measure"}]
     gpus = [g for g in topo["gpus"] if wanted is None or g["index"] in wanted]
     if wanted is not None and len(gpus) != len(wanted):
         die(f"--gpus {','.join(map(str, sorted(wanted)))}: this machine has GPUs "
             f"{[g['index'] for g in topo['gpus']] or 'none'} (rdma_topo)")
     nvidia = [g["index"] for g in topo["gpus"] if g["vendor"] == "NVIDIA"]
     for placement in PLACEMENTS[1:]:
+        if standin:
+            rows += [{"placement": placement, "gpu": STANDIN_GPU, "relationship": "stand-in", "cuda_index": 0,
+                      "relaxed_ordering": ro, "status": "measure"} for ro in RELAXED_ORDERING]
+            continue
         if not gpus:
             rows.append({"placement": placement, "gpu": None, "relationship": None, "status": "no GPU"})
         for g in gpus:
             pair = next(m for m in topo["matrix"] if m["gpu"] == g["index"] and m["nic"] == nic["name"])
             cuda = nvidia.index(g["index"]) if g["index"] in nvidia else None
-            rows.append({"placement": placement, "gpu": g, "relationship": pair["relationship"], "cuda_index": cuda,
-                         "status": "measure" if cuda is not None else f"{g['vendor']} GPU: --mem takes CUDA GPUs only"})
+            for ro in RELAXED_ORDERING:
+                rows.append({"placement": placement, "gpu": g, "relationship": pair["relationship"],
+                             "cuda_index": cuda, "relaxed_ordering": ro,
+                             "status": "measure" if cuda is not None
+                             else f"{g['vendor']} GPU: --mem takes CUDA GPUs only"})
     return rows
+
+
+def use_standin(a, topo):
+    """--standin, or the lab with no GPU: the test stand-in driver for GPU rows."""
+    if not (a.standin or (os.environ.get("RDMABENCH_LAB") and not topo["gpus"])):
+        return False
+    library = os.path.join(paths.build_dir(), "tests", "libcuda-standin.so")
+    if not os.path.exists(library):
+        if a.standin:
+            die(f"--standin: {library} is not built (the CUDA Toolkit is needed to build it)")
+        return False
+    # Preloaded too, so that its memory leaves the CPU's reach once registered.
+    os.environ.update(RDMABENCH_CUDA_DRIVER=library, LD_PRELOAD=library, CUDA_STANDIN_CPU_ACCESS="none",
+                      CUDA_STANDIN_DEVICES="1")
+    return True
 
 
 def measure_all(a, bins):
@@ -179,13 +227,15 @@ def measure_all(a, bins):
     if nic is None:
         die(f"-d {a.device}: no such RDMA device; this machine has {', '.join(names)}")
     study = Study(a, nic, nic_address(nic, a.address), bins)
-    rows = plan(topo, nic, a.gpus)
+    standin = use_standin(a, topo)
+    rows = plan(topo, nic, a.gpus, standin)
     for r in rows:
         if r["status"] == "measure":
-            r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"))
+            r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"), r["relaxed_ordering"])
             r["status"] = "measured"
     return {"nic": nic, "address": study.address, "topology": topo, "rows": rows,
             "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters, "quick": a.quick,
+                         "tests": [t for t in TESTS if t in a.tests], "standin": standin,
                          "host": os.uname().nodename, "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
                          "lab": bool(os.environ.get("RDMABENCH_LAB"))}}
 
@@ -210,13 +260,17 @@ def markdown(study):
              f"{' (--quick)' if s['quick'] else ''}; host {s['host']}, {s['date']}"
              f"{'; soft-RDMA lab (emulated: compare rows only)' if s['lab'] else ''}",
              "- A->B: data from A to B (write: client A, server B; read: server A, client B); H host, D GPU", ""]
-    header = ["placement", "GPU", "GPU-NIC"] + [f"{TESTS[t][2]} [{TESTS[t][3]}] numa {n}"
-                                               for t in TESTS for n in NUMA_MODES]
+    tests = s.get("tests", list(TESTS))
+    if s.get("standin"):
+        lines += ["- GPU rows: the test stand-in CUDA driver (host memory the CPU cannot touch once registered): "
+                  "the GPU path is exercised, no GPU is measured", ""]
+    header = ["placement", "GPU", "GPU-NIC", "relaxed ordering"] + [f"{TESTS[t][2]} [{TESTS[t][3]}] numa {n}"
+                                                                    for t in tests for n in NUMA_MODES]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in study["rows"]:
         gpu = "-" if r["placement"] == "H->H" else ("no GPU" if r["gpu"] is None else gpu_label(r["gpu"]))
-        lines.append("| " + " | ".join([r["placement"], gpu, r["relationship"] or "-"] +
-                                       [cell(r, t, n) for t in TESTS for n in NUMA_MODES]) + " |")
+        lines.append("| " + " | ".join([r["placement"], gpu, r["relationship"] or "-", r.get("relaxed_ordering") or "-"] +
+                                       [cell(r, t, n) for t in tests for n in NUMA_MODES]) + " |")
     legend = study["topology"]["legend"]
     lines += ["", "GPU-NIC: " + "; ".join(f"{k} {legend[k]}" for k in ("PIX", "PXB", "PHB", "NODE", "SYS")), ""]
     return "\n".join(lines)
@@ -227,10 +281,12 @@ def plot(study, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     rows = study["rows"]
+    tests = study["settings"].get("tests", list(TESTS))
     labels = [r["placement"] + ("" if r["gpu"] is None else f"\nGPU{r['gpu']['index']} {r['relationship'] or ''}")
-              for r in rows]
-    fig, axes = plt.subplots(1, len(TESTS), figsize=(5 * len(TESTS), 4.5))
-    for ax, (test, (_, _, label, unit, _)) in zip(axes, TESTS.items()):
+              + ("" if r["gpu"] is None else f"\nRO {r.get('relaxed_ordering')}") for r in rows]
+    fig, axes = plt.subplots(1, len(tests), figsize=(5 * len(tests), 4.5), squeeze=False)
+    for ax, test in zip(axes[0], tests):
+        _, _, label, unit, _ = TESTS[test]
         for k, numa in enumerate(NUMA_MODES):
             xs = [i + (k - 0.5) * 0.38 for i in range(len(rows))]
             values = [r["results"][test][numa].get("value", 0) if r["status"] == "measured" else 0 for r in rows]
@@ -288,9 +344,16 @@ def main():
     p.add_argument("--lat-size", type=int, default=8, help="latency message size in bytes")
     p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take")
     p.add_argument("--no-lab", action="store_true", help="never use tools/rdma-lab; fail without a device")
+    p.add_argument("--tests", type=lambda t: t.split(","), default=list(TESTS),
+                   help=f"which of {','.join(TESTS)} to run (default all)")
+    p.add_argument("--standin", action="store_true",
+                   help="GPU rows on the test stand-in CUDA driver (no GPU; automatic in the lab)")
     p.add_argument("--measure-only", metavar="FILE", help=argparse.SUPPRESS)  # the lab's half of a lab run
     a = p.parse_args()
     a.iters = a.iters or (200 if a.quick else 5000)
+    unknown = [t for t in a.tests if t not in TESTS]
+    if unknown:
+        die(f"--tests {','.join(unknown)}: unknown; choose from {','.join(TESTS)}")
     a.out = os.path.realpath(a.out)
     bins = binaries()
     try:

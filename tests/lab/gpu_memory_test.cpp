@@ -11,6 +11,7 @@
 
 #include "lab.hpp"
 #include "../scoped_env.hpp"
+#include "cuda_standin_env.hpp"
 
 using namespace lab;
 using namespace std::chrono_literals;
@@ -20,15 +21,7 @@ namespace {
 // Environment variables set here are inherited by the pairs we start.
 using rdmabench::test::ScopedEnv;
 
-struct StandinDriver {
-  ScopedEnv driver{"RDMABENCH_CUDA_DRIVER", RDMABENCH_CUDA_STANDIN};
-  ScopedEnv devices{"CUDA_STANDIN_DEVICES", "1"};
-  // Preloaded too, so that it sees registrations and can guard them.
-  ScopedEnv preload{"LD_PRELOAD", RDMABENCH_CUDA_STANDIN};
-  ScopedEnv no_cpu{"CUDA_STANDIN_CPU_ACCESS", "none"};
-  // In a sanitizer build the runtime must come first; a preload is after it.
-  ScopedEnv asan{"ASAN_OPTIONS", "verify_asan_link_order=0"};
-};
+using StandinDriver = GuardedCudaStandin;
 
 /// Every size validated, every line naming `memory` and `registration` as
 /// this side's.

@@ -7,20 +7,11 @@
 #include <string>
 
 #include "lab.hpp"
-#include "../scoped_env.hpp"
+#include "cuda_standin_env.hpp"
 
 using namespace lab;
-using rdmabench::test::ScopedEnv;
 
 namespace {
-
-struct NoCpuAccessGpu {
-  ScopedEnv driver{"RDMABENCH_CUDA_DRIVER", RDMABENCH_CUDA_STANDIN};
-  ScopedEnv devices{"CUDA_STANDIN_DEVICES", "1"};
-  ScopedEnv preload{"LD_PRELOAD", RDMABENCH_CUDA_STANDIN};
-  ScopedEnv no_cpu{"CUDA_STANDIN_CPU_ACCESS", "none"};
-  ScopedEnv asan{"ASAN_OPTIONS", "verify_asan_link_order=0"};
-};
 
 /// What a binary needs besides its size to run on GPU memory: write latency
 /// polls a byte of its target unless the writes carry immediate data.
@@ -33,7 +24,7 @@ bool is_atomic(const std::string& binary) { return binary.find("atomic") != std:
 
 /// One pair with cuda:0 on `gpu_side` ("server", "client" or "both").
 void run_on_gpu(const std::string& binary, const std::string& gpu_side, const Args& size_args) {
-  NoCpuAccessGpu gpu;
+  GuardedCudaStandin gpu;
   const auto d = roce();
   Args server{"-d", d.name}, client{"-d", d.name};
   for (Args* side : {&server, &client}) {

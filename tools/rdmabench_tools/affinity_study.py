@@ -214,6 +214,8 @@ def use_standin(a, topo):
     # Preloaded too, so that its memory leaves the CPU's reach once registered.
     os.environ.update(RDMABENCH_CUDA_DRIVER=library, LD_PRELOAD=library, CUDA_STANDIN_CPU_ACCESS="none",
                       CUDA_STANDIN_DEVICES="1")
+    # In a sanitizer build its runtime must come first, and a preload is before it.
+    os.environ["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "verify_asan_link_order=0"]))
     return True
 
 

@@ -77,6 +77,8 @@ def main(argv=None):
             # Preloaded as well, so that it can take the CPU's access to its
             # "device memory" away once registered (tests/cuda_standin).
             os.environ.update(RDMABENCH_CUDA_DRIVER=standin, LD_PRELOAD=standin, CUDA_STANDIN_CPU_ACCESS="none")
+            # In a sanitizer build its runtime must come first, and a preload is before it.
+            os.environ["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "verify_asan_link_order=0"]))
         elif arg in ("-h", "--help"):
             print(__doc__)
             return 0

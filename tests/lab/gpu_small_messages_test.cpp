@@ -47,7 +47,7 @@ void every_placement(const std::string& binary) {
     }
     for (const char* size : {"2", "64", "65536"}) run_on_gpu(binary, side, {"-s", size, "-n", "20"});
   }
-  run_on_gpu(binary, "both", is_atomic(binary) ? Args{"-n", "20"} : Args{"-a", "-n", "4"});
+  run_on_gpu(binary, "both", is_atomic(binary) ? Args{"-n", "20"} : Args{"-a", "-n", "4", "--warmup", "1"});
 }
 
 }  // namespace

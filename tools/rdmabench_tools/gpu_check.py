@@ -50,7 +50,8 @@ def gpu_pair(binary, device, address, server_mem, client_mem, client_options, bo
     exe = os.path.join(paths.build_dir(), "bench", binary)
     port = str(pair.Ports().next())
     common = [exe, "-d", device, "-p", port] + list(both_options)
-    what = f"{binary} server {server_mem}, client {client_mem} on {device}"
+    size = client_options[client_options.index("-s") + 1] + " B " if "-s" in client_options else ""
+    what = f"{binary} {size}server {server_mem}, client {client_mem} on {device}"
     try:
         r = pair.run_pair(common + ["--timeout", "60", "--mem", server_mem],
                           common + ["--mem", client_mem, "--validate"] + client_options + [address])

@@ -41,11 +41,10 @@ Session::~Session() {
   // waits in the kernel for the peer's answer (iWARP's iw_cm, uninterruptibly).
   for (std::size_t i = 0; i < cm_established && i < cm_ids.size() && i < qps.size(); ++i)
     rdma_disconnect(cm_ids[i].get());
-  // So does destroying one, its queue pair or its event channel: on iWARP,
-  // a connection the peer never answered is left to the kernel (freed when
-  // the process ends, once siw's MPA reply timeout lets go of it), so that
-  // the error that ends the run is told now rather than 10 s later.
-  if (transport.kind == TransportKind::iwarp && cm_established < cm_ids.size()) {
+  // Where destroying one (its queue pair, its event channel) waits too, a
+  // connection the peer never answered is left to the kernel, freed when
+  // the process ends, so that the error that ends the run is told now.
+  if (unanswered_connect_blocks_teardown(transport.kind) && cm_established < cm_ids.size()) {
     for (std::size_t i = cm_established; i < cm_ids.size(); ++i) (void)cm_ids[i].release();
     for (std::size_t i = cm_established; i < qps.size(); ++i) (void)qps[i].release();
     (void)cm_events.release();
@@ -111,6 +110,17 @@ AddressFamily family_of(const std::string& host) {
   return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
 }
 
+/// This side's buffers, and what their kind rules out before any device is
+/// opened: inline sends from memory the CPU cannot read, and the provider's
+/// CPU copies of small receives into it.
+std::unique_ptr<MemoryProvider> prepare_side_memory(const SideConfig& config, const TestSpec& spec,
+                                                    const Notice& notice) {
+  auto memory = prepare_memory(config.memory, spec);
+  check_inline_request(config.qp.inline_bytes, memory->cpu_accessible(), memory->name(), spec);
+  keep_receive_copies_off_the_cpu(memory->cpu_accessible(), notice);
+  return memory;
+}
+
 /// The server's transport for a client reached from `client_host`: without
 /// -x its RoCEv2 GID has the family of the client's address, as the
 /// client's own choice does (chosen by the server's address it dialled).
@@ -174,9 +184,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
-  auto memory = prepare_memory(config.memory, spec);
-  check_inline_request(config.qp.inline_bytes, memory->cpu_accessible(), memory->name(), spec);
-  keep_receive_copies_off_the_cpu(memory->cpu_accessible(), notice);
+  auto memory = prepare_side_memory(config, spec, notice);
   Context context;
   PortAttributes port;
   Transport transport;
@@ -358,9 +366,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.config = std::move(config);
   m.spec = std::move(spec);
   m.notice = std::move(notice);
-  m.memory = prepare_memory(m.config.memory, m.spec);
-  check_inline_request(m.config.qp.inline_bytes, m.memory->cpu_accessible(), m.memory->name(), m.spec);
-  keep_receive_copies_off_the_cpu(m.memory->cpu_accessible(), m.notice);
+  m.memory = prepare_side_memory(m.config, m.spec, m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
     m.context = open_device(m.config.device);

@@ -10,11 +10,13 @@ namespace {
 constexpr Milliseconds kErrorGrace{500};
 }  // namespace
 
+std::string Watchdog::waiting_context(std::uint64_t progress) const {
+  return fmt::format("while this side was waiting for {} (at message {})", waiting_for_, progress);
+}
+
 void Watchdog::peer_went_silent(std::uint64_t progress) {
   // Silent because gone (the flag is set then too): say so, with its reason.
-  throw_if_peer_gone([&] {
-    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_, progress);
-  });
+  throw_if_peer_gone([&] { return waiting_context(progress); });
   throw Error(fmt::format("{} went silent: no word from it for {} ms while this side was "
                           "waiting for {} (at message {}); it is stopped, crashed, or cut off",
                           control_.peer_name(), timeout_.count(), waiting_for_, progress),
@@ -33,10 +35,7 @@ void Watchdog::check(std::uint64_t progress) {
     stalled_ = true;
     stalled_since_ = now;
   }
-  throw_if_peer_gone([&] {
-    return fmt::format("while this side was waiting for {} (at message {})", waiting_for_,
-                       progress);
-  });
+  throw_if_peer_gone([&] { return waiting_context(progress); });
   if (now - stalled_since_ > timeout_)
     throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})",
                             timeout_.count(), waiting_for_, progress),

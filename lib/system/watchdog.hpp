@@ -58,6 +58,8 @@ class Watchdog {
   /// a microsecond-scale latency sample would otherwise lengthen it.
   [[gnu::noinline]] void check(std::uint64_t progress);
   [[noreturn, gnu::noinline]] void peer_went_silent(std::uint64_t progress);
+  /// "while this side was waiting for ... (at message N)", for a message.
+  std::string waiting_context(std::uint64_t progress) const;
 
   /// Throws when the peer closed the control connection or aborted, waiting
   /// up to `grace` for that to show; `context()` says what this side was

@@ -23,6 +23,8 @@ bool retries_receiver_not_ready(TransportKind kind) { return kind != TransportKi
 
 bool idle_server_spins_by_default(TransportKind kind) { return kind == TransportKind::iwarp; }
 
+bool unanswered_connect_blocks_teardown(TransportKind kind) { return kind == TransportKind::iwarp; }
+
 std::uint32_t default_receive_depth(TransportKind kind, int max_qp_wr, int max_cqe,
                                     std::uint32_t queue_pairs) {
   constexpr std::int64_t kPerftest = 512, kWithoutRetry = 4096;

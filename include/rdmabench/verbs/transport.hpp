@@ -66,6 +66,12 @@ std::optional<std::string> gid_family_mismatch(const Transport& ours, const Gid&
 /// docs/methodology.md#passive-wait.
 bool idle_server_spins_by_default(TransportKind kind);
 
+/// Whether tearing down an rdma_cm connection the peer never answered
+/// (disconnect, destroying its QP or id) waits in the kernel for the
+/// answer. True on iWARP: iw_cm and siw wait, uninterruptibly, until the
+/// MPA reply times out (10 s on siw); IB/RoCE's CM does not wait.
+bool unanswered_connect_blocks_teardown(TransportKind kind);
+
 /// False on iWARP: it has no receiver-not-ready retry, so a send that finds
 /// no receive posted ends the connection instead of waiting for one.
 bool retries_receiver_not_ready(TransportKind kind);

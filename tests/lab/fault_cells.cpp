@@ -21,9 +21,10 @@ const auto kSurvivorLimit = std::chrono::milliseconds(
 
 bool is_bandwidth(const Setup& s) { return s.binary.ends_with("_bw"); }
 
-/// The options of one side: the device, the timeout and the setup's own.
-Args side_args(const Setup& s, int timeout_s) {
-  Args a{"-d", s.device.name, "--timeout", std::to_string(timeout_s)};
+/// One side's command line before its count and address: the binary on
+/// `port`, the device, the timeout and the setup's own options.
+Args command(const Setup& s, int port, int timeout_s) {
+  Args a{bin(s.binary), "-p", std::to_string(port), "-d", s.device.name, "--timeout", std::to_string(timeout_s)};
   a.insert(a.end(), s.both.begin(), s.both.end());
   return a;
 }
@@ -73,12 +74,8 @@ void start(Running& r, const Setup& s, const std::string& phase, std::optional<S
   const auto env = [&](Side side) {
     return paused == side ? pause_environment(phase, r.pause_file()) : std::vector<std::string>{};
   };
-  Args server{bin(s.binary), "-p", std::to_string(r.port)};
-  const Args both = side_args(s, timeout_s);
-  server.insert(server.end(), both.begin(), both.end());
-  r.server = start_server(server, env(Side::server));
-  Args client{bin(s.binary), "-p", std::to_string(r.port)};
-  client.insert(client.end(), both.begin(), both.end());
+  r.server = start_server(command(s, r.port, timeout_s), env(Side::server));
+  Args client = command(s, r.port, timeout_s);
   const Args count = count_args(s, phase, must_end);
   client.insert(client.end(), count.begin(), count.end());
   client.push_back(s.device.address);
@@ -169,64 +166,66 @@ rdmabench::TestSpec hello_for(const Setup& s, std::uint64_t iterations) {
   return spec;
 }
 
-/// A hostile hello to the server: before any run it is refused naming the
-/// field and the server then serves; during a run (a client paused at the
-/// phase) it is turned away as busy and the run completes.
-Outcome hostile_to_server(const Cell& c) {
+// A hostile hello to the server is answered while the paused client must
+// not be given up on: a longer --timeout for these cells.
+constexpr int kHostileTimeoutSeconds = 10;
+
+/// "; the run completed" or how it failed, and whether both exited 0.
+bool both_exit_zero(Process& client, Process& server, std::chrono::seconds client_limit, Outcome& o,
+                    const char* success) {
+  const auto client_rc = client.wait_for(client_limit);
+  const auto server_rc = server.wait_for(10s);
+  const bool ok = client_rc == 0 && server_rc == 0;
+  o.observed += ok ? success
+                   : "; it failed: " + describe_exit("client", client_rc, 0, client) + "; " +
+                         describe_exit("server", server_rc, 0, server);
+  return ok;
+}
+
+/// Before any run: a hello with iterations 0 is refused naming the field,
+/// and the same server then serves a correct client.
+Outcome hostile_before_run(const Cell& c) {
   Outcome o;
+  o.expected = "refused, naming -n/--iters and its range; the server then serves a correct client";
+  const int port = free_port_pair();
+  auto server = start_server(command(c.setup, port, kHostileTimeoutSeconds));
+  const auto t0 = Clock::now();
+  const auto answer = try_answer_to_hello(port, hello_for(c.setup, 0));
+  o.seconds = seconds_since(t0);
+  const bool refused = answer && answer->find("-n/--iters 0 is out of range") != std::string::npos &&
+                       server->running();
+  o.observed = answer ? "refused: " + reason_in(*answer) : "connection refused";
+  Args client = command(c.setup, port, kHostileTimeoutSeconds);
+  client.insert(client.end(), {"-n", "200", c.setup.device.address});
+  Process correct(client);
+  const bool served = both_exit_zero(correct, *server, 60s, o, "; then served a correct client (both exit 0)");
+  o.verdict = refused && served ? Outcome::Verdict::held : Outcome::Verdict::failed;
+  return o;
+}
+
+/// During a run (its client paused at the phase): a second client's hello
+/// is turned away as busy, and the run then completes.
+Outcome hostile_during_run(const Cell& c) {
+  Outcome o;
+  o.expected = c.phase == "teardown"
+                   ? "turned away as busy, or no listener (the server's run is over); the run completes"
+                   : "turned away as busy; the paused run then completes: both exit 0";
   Running r;
-  const bool before_run = c.phase == "handshake";
-  // The paused client must not be given up on while the hostile hello is
-  // answered: a longer --timeout here.
-  const int timeout_s = 10;
-  if (before_run) {
-    r.port = free_port_pair();
-    Args server{bin(c.setup.binary), "-p", std::to_string(r.port)};
-    const Args both = side_args(c.setup, timeout_s);
-    server.insert(server.end(), both.begin(), both.end());
-    r.server = start_server(server);
-    o.expected = "refused, naming -n/--iters and its range; the server then serves a correct client";
-  } else {
-    start(r, c.setup, c.phase, Side::client, timeout_s, true);
-    if (!wait_until_paused(*r.client, r.pause_file(), 60s)) {
-      o.observed = "the client never paused at " + c.phase;
-      return o;
-    }
-    o.expected = c.phase == "teardown"
-                     ? "turned away as busy, or no listener (the server's run is over); the run completes"
-                     : "turned away as busy; the paused run then completes: both exit 0";
+  start(r, c.setup, c.phase, Side::client, kHostileTimeoutSeconds, true);
+  if (!wait_until_paused(*r.client, r.pause_file(), 60s)) {
+    o.observed = "the client never paused at " + c.phase;
+    return o;
   }
   const auto t0 = Clock::now();
   const auto answer = try_answer_to_hello(r.port, hello_for(c.setup, 0));
   o.seconds = seconds_since(t0);
-  bool held;
-  if (before_run) {
-    held = answer && answer->find("-n/--iters 0 is out of range") != std::string::npos && r.server->running();
-    o.observed = answer ? "refused: " + reason_in(*answer) : "connection refused";
-    Args client{bin(c.setup.binary), "-p", std::to_string(r.port)};
-    const Args both = side_args(c.setup, timeout_s);
-    client.insert(client.end(), both.begin(), both.end());
-    client.insert(client.end(), {"-n", "200", c.setup.device.address});
-    Process correct(client);
-    const auto client_rc = correct.wait_for(60s);
-    const auto server_rc = r.server->wait_for(10s);
-    held = held && client_rc == 0 && server_rc == 0;
-    o.observed += client_rc == 0 && server_rc == 0 ? "; then served a correct client (both exit 0)"
-                                                   : "; a correct client then failed: " + describe_exit("client", client_rc, 0, correct);
-  } else {
-    const bool busy = answer && answer->find("the server is busy with a run") != std::string::npos;
-    const bool gone = !answer && c.phase == "teardown";
-    o.observed = busy ? "turned away: " + reason_in(*answer) : gone ? "no listener (the server had finished)"
-                 : answer ? "answered: " + reason_in(*answer) : "connection refused";
-    r.client->kill(SIGCONT);
-    const auto client_rc = r.client->wait_for(60s);
-    const auto server_rc = r.server->wait_for(10s);
-    held = (busy || gone) && client_rc == 0 && server_rc == 0;
-    o.observed += client_rc == 0 && server_rc == 0 ? "; the run completed (both exit 0)"
-                                                   : "; the run failed: " + describe_exit("client", client_rc, 0, *r.client) +
-                                                         "; " + describe_exit("server", server_rc, 0, *r.server);
-  }
-  o.verdict = held ? Outcome::Verdict::held : Outcome::Verdict::failed;
+  const bool busy = answer && answer->find("the server is busy with a run") != std::string::npos;
+  const bool gone = !answer && c.phase == "teardown";
+  o.observed = busy ? "turned away: " + reason_in(*answer) : gone ? "no listener (the server had finished)"
+               : answer ? "answered: " + reason_in(*answer) : "connection refused";
+  r.client->kill(SIGCONT);
+  const bool completed = both_exit_zero(*r.client, *r.server, 60s, o, "; the run completed (both exit 0)");
+  o.verdict = (busy || gone) && completed ? Outcome::Verdict::held : Outcome::Verdict::failed;
   return o;
 }
 
@@ -243,9 +242,7 @@ Outcome hostile_to_client(const Cell& c) {
   o.expected = "the client exits non-zero naming the garbage within --timeout + 5 s";
   const int port = free_port_pair();
   GarbageServer garbage(port);
-  Args client{bin(c.setup.binary), "-p", std::to_string(port)};
-  const Args both = side_args(c.setup, kTimeoutSeconds);
-  client.insert(client.end(), both.begin(), both.end());
+  Args client = command(c.setup, port, kTimeoutSeconds);
   client.insert(client.end(), {"-n", "200", "127.0.0.1"});
   const auto t0 = Clock::now();
   Process p(client);
@@ -286,7 +283,8 @@ const char* to_string(Side s) {
 
 Outcome run_cell(const Cell& c) {
   if (c.fault != Fault::hostile) return harm(c);
-  return c.side == Side::server ? hostile_to_server(c) : hostile_to_client(c);
+  if (c.side == Side::client) return hostile_to_client(c);
+  return c.phase == "handshake" ? hostile_before_run(c) : hostile_during_run(c);
 }
 
 }  // namespace lab::faults

@@ -1,0 +1,76 @@
+#pragma once
+/// @file
+/// One line of a sweep's results.jsonl: a directed pair's test, its figures
+/// (or why none came) and the context of both ends. The binary writes these
+/// as pairs finish; the report is made from them alone, so a recorded
+/// results.jsonl can be reported on again (and `--resume` can skip what it
+/// already holds).
+
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "rdmabench/sweep/endpoint.hpp"
+
+namespace rdmabench::sweep {
+
+/// What is known of one end of a pair: where it is, what it runs on.
+struct EndpointContext {
+  Endpoint endpoint;                     ///< rank, host, device, rail
+  int port = 1;                          ///< the device's port
+  std::string address;                   ///< IP address of the port's netdev (RoCE, iWARP, IPoIB)
+  std::string gid;                       ///< the GID the pair used, textual
+  std::optional<double> port_rate_gbits; ///< active width x speed
+  std::string link_layer;                ///< "Ethernet", "InfiniBand"
+  std::string firmware;                  ///< ibv_query_device fw_ver
+  std::optional<int> numa_node;          ///< the NIC's NUMA node
+  std::string memory;                    ///< --mem as chosen: "host", "cuda:0", ...
+  std::string gpu_relation;              ///< topology of GPU to NIC ("PIX", "SYS", ...); empty for host
+  std::string rdma_core;                 ///< rdma-core (libibverbs) version
+  std::string kernel;                    ///< uname -r
+};
+
+/// The figures a pair's run gives; a test fills only its own.
+struct PairFigures {
+  std::optional<double> bw_avg_gbits;    ///< 10^9 bit/s
+  std::optional<double> bw_peak_gbits;
+  std::optional<double> msg_rate_mpps;   ///< 10^6 messages/s
+  std::optional<double> lat_avg_us;
+  std::optional<double> lat_p50_us;
+  std::optional<double> lat_p99_us;
+  std::optional<double> lat_p999_us;
+  std::optional<double> lat_max_us;
+};
+
+/// Which pass of the sweep measured a record: the schedule itself, or the
+/// re-test of failing pairs against known-good partners.
+enum class SweepPass { sweep, retest };
+
+struct SweepRecord {
+  std::string test;      ///< "write_bw", "write_lat", "send_lat", "read_lat"
+  std::string pattern;   ///< pattern_name() of the schedule it came from
+  SweepPass pass = SweepPass::sweep;
+  std::size_t round = 0;  ///< 0-based, within its pass
+  EndpointContext client;
+  EndpointContext server;
+  std::uint64_t size_bytes = 0;
+  PairFigures figures;
+  std::string error;      ///< why no figure came; empty when measured
+  double seconds = 0;     ///< the pair's wall time, connection included
+  std::string started_utc;  ///< ISO 8601, when the pair started
+
+  bool measured() const { return error.empty(); }
+};
+
+/// One JSON object on one line, no trailing newline.
+std::string to_json_line(const SweepRecord& record);
+/// Throws rdmabench::Error naming the field that is missing or wrong.
+SweepRecord from_json_line(const std::string& line);
+/// Every record of a results.jsonl; a line that does not parse throws an
+/// Error naming its line number.
+std::vector<SweepRecord> read_records(std::istream& in);
+
+}  // namespace rdmabench::sweep

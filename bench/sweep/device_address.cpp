@@ -1,0 +1,54 @@
+#include "sweep/device_address.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <fstream>
+
+namespace rdmabench::sweep_cli {
+
+namespace {
+
+/// The netdev sysfs names for the port's first GID (RoCE: eth0; iWARP's
+/// devices have no gid_attrs and fall back to the device's own net/ folder).
+std::string netdev_of(const std::string& device, int port) {
+  const std::string base = "/sys/class/infiniband/" + device;
+  std::ifstream ndev(fmt::format("{}/ports/{}/gid_attrs/ndevs/0", base, port));
+  std::string name;
+  if (ndev >> name) return name;
+  std::ifstream parent(base + "/parent");
+  if (parent >> name) return name;
+  return {};
+}
+
+std::string first_ipv4(const std::string& netdev) {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return {};
+  std::string found;
+  for (auto* a = list; a && found.empty(); a = a->ifa_next) {
+    if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET || netdev != a->ifa_name) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+    if (::inet_ntop(AF_INET, &in->sin_addr, text, sizeof text)) found = text;
+  }
+  ::freeifaddrs(list);
+  return found;
+}
+
+}  // namespace
+
+DeviceAddress device_ipv4(const std::string& device, int port) {
+  const std::string netdev = netdev_of(device, port);
+  if (netdev.empty())
+    return {{}, fmt::format("{} port {} has no network interface in sysfs; give this rank's address with --address",
+                            device, port)};
+  const std::string address = first_ipv4(netdev);
+  if (address.empty())
+    return {{}, fmt::format("{}'s interface {} has no IPv4 address; give this rank's address with --address",
+                            device, netdev)};
+  return {address, {}};
+}
+
+}  // namespace rdmabench::sweep_cli

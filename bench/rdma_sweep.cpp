@@ -1,35 +1,24 @@
 // rdma_sweep: every pair of a fabric's endpoints, one MPI rank per (host,
-// NIC), measured with the suite's own write_bw engine round by round; rank 0
-// writes results.jsonl and report.md with the verdict. MPI only coordinates
-// (who takes part, barriers between rounds, results to rank 0).
+// NIC), measured with the suite's own engine round by round. MPI starts the
+// ranks and carries the coordination and each pair's control messages;
+// the timed loops are the pair benchmarks' own. Rank 0 writes
+// results.jsonl as pairs finish, then the CSVs, heatmaps and reports.
 #include <mpi.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/options.hpp"
-#include "sweep/device_address.hpp"
-#include "sweep/mpi_exchange.hpp"
-#include "sweep/pair_run.hpp"
+#include "sweep/coordination.hpp"
+#include "sweep/rank_setup.hpp"
 #include "sweep/sweep_options.hpp"
-#include "sweep/sweep_results.hpp"
 
 namespace {
 
 using namespace rdmabench;
 using namespace rdmabench::sweep_cli;
-
-/// A pair below half the median pair's bandwidth fails: loose enough for
-/// shared or emulated links, tight enough to name a port at a lower speed.
-constexpr double kMinShareOfMedian = 0.5;
-
-struct World {
-  int rank = 0;
-  int size = 1;
-};
 
 std::string this_host() {
   char name[256] = {};
@@ -37,130 +26,61 @@ std::string this_host() {
   return name;
 }
 
-RankInfo describe_self(const World& world, const SweepOptions& options) {
-  RankInfo mine;
-  mine.endpoint = {world.rank, this_host(), options.device, 0};
-  if (!options.address.empty()) {
-    mine.address = options.address;
-  } else {
-    const auto found = device_ipv4(options.device);
-    mine.address = found.address;
-    mine.address_error = found.error;
-  }
-  return mine;
+/// Rank 0 makes the output folder before anything runs, so a bad --out
+/// ends the sweep at once instead of after it.
+std::string prepare_output(const SweepOptions& options) {
+  std::error_code error;
+  std::filesystem::create_directories(options.out_dir, error);
+  if (error) return fmt::format("cannot make the --out folder '{}': {}", options.out_dir, error.message());
+  return {};
 }
 
-/// Rank 0 makes the output folder before anything runs, so a bad --out ends
-/// the sweep at once instead of after it.
-bool prepare_output(const World& world, const SweepOptions& options) {
+/// Every rank's setup, or the reasons some cannot take part (rank 0 prints them).
+std::optional<std::vector<RankSetup>> gather_setups(const World& world, const RankSetup& mine,
+                                                    const SweepOptions& options) {
+  auto description = encode_setup(mine);
+  std::vector<RankSetup> all;
   bool ok = true;
-  if (world.rank == 0) {
-    std::error_code error;
-    std::filesystem::create_directories(options.out_dir, error);
-    if (error) {
-      std::cerr << fmt::format("rdma_sweep: error: cannot make --out folder '{}': {}\n", options.out_dir,
-                               error.message());
+  for (const auto& text : allgather_text(world, description, options.timeout_s + 30)) {
+    all.push_back(decode_setup(text));
+    if (!all.back().error.empty()) {
       ok = false;
+      if (world.rank == 0) std::cerr << "rdma_sweep: error: " << all.back().error << "\n";
     }
   }
-  return all_ok(ok);
-}
-
-SideConfig side_for(const SweepOptions& options, const std::vector<RankInfo>& ranks, std::size_t server) {
-  SideConfig side;
-  side.device = options.device;
-  side.timeout = Milliseconds(static_cast<std::int64_t>(options.timeout_s * 1000));
-  side.tcp_port = pair_server_port(options.base_port, static_cast<int>(server), static_cast<int>(ranks.size()));
-  side.server = ranks[server].address;
-  return side;
-}
-
-/// One round: this rank's pair (if any) runs, framed by barriers so every
-/// server listens before any client connects and no round overlaps the next.
-std::optional<PairRecord> run_round(std::size_t round_index, const sweep::Round& round, const World& world,
-                                    const SweepOptions& options, const std::vector<RankInfo>& ranks,
-                                    const ClockInfo& clock) {
-  const auto me = static_cast<std::size_t>(world.rank);
-  const Notice notice = [&](const std::string& message) {
-    std::cerr << fmt::format("rdma_sweep rank {}: {}\n", world.rank, message);
-  };
-  std::optional<sweep::DirectedPair> mine;
-  for (const auto& pair : round)
-    if (pair.client == me || pair.server == me) mine = pair;
-  std::unique_ptr<PairServer> server;
-  // Without an address no client comes (it records why), so do not wait for one.
-  if (mine && mine->server == me && !ranks[me].address.empty()) {
-    SideConfig side = side_for(options, ranks, me);
-    side.server.clear();
-    server = std::make_unique<PairServer>(side, options.spec, notice);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  std::optional<PairRecord> record;
-  if (mine && mine->client == me) {
-    record = PairRecord{round_index, *mine, std::nullopt, {}};
-    const auto& peer = ranks[mine->server];
-    const PairOutcome outcome =
-        peer.address.empty()
-            ? PairOutcome{std::nullopt, fmt::format("server rank has no address: {}", peer.address_error)}
-            : run_pair_client(side_for(options, ranks, mine->server), options.spec, notice, clock);
-    record->gbits_per_s = outcome.gbits_per_s;
-    record->error = outcome.error;
-  }
-  if (server) {
-    const PairOutcome outcome = server->run(clock);
-    if (!outcome.error.empty()) notice(outcome.error);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return record;
-}
-
-void write_outputs(const SweepOptions& options, const std::vector<RankInfo>& ranks,
-                   const std::vector<std::string>& texts) {
-  std::vector<sweep::Endpoint> endpoints;
-  for (const auto& r : ranks) endpoints.push_back(r.endpoint);
-  std::vector<PairRecord> records;
-  for (const auto& text : texts)
-    for (auto& r : decode_records(text)) records.push_back(std::move(r));
-  const auto matrix = to_matrix(records, endpoints.size());
-  sweep::Thresholds thresholds;
-  thresholds.min_share_of_median = kMinShareOfMedian;
-  const auto verdict = sweep::judge(matrix, endpoints, write_bandwidth_figure(), thresholds);
-  const std::filesystem::path dir = options.out_dir;
-  write_results_jsonl(dir / "results.jsonl", endpoints, records);
-  write_report_md(dir / "report.md", endpoints, matrix, verdict);
-  std::cerr << fmt::format("rdma_sweep: {} pairs, {} failing; wrote {} and {}\n", verdict.pairs_judged,
-                           verdict.pairs_failing, (dir / "results.jsonl").string(), (dir / "report.md").string());
+  if (!ok) return std::nullopt;
+  return all;
 }
 
 int sweep_all(const World& world, const SweepOptions& options) {
-  if (!prepare_output(world, options)) return 1;
-  const auto ranks = allgather_ranks(describe_self(world, options));
-  std::vector<sweep::Endpoint> endpoints;
-  for (const auto& r : ranks) endpoints.push_back(r.endpoint);
-  sweep::ScheduleOptions schedule_options;
-  schedule_options.pattern = options.pattern;
-  schedule_options.pairing.skip_same_host = options.skip_same_host;
-  const auto schedule = sweep::build_schedule(endpoints, schedule_options);
-  const ClockInfo clock = choose_clock(ClockChoice::automatic);
-  const auto started = std::chrono::steady_clock::now();
-  std::vector<PairRecord> mine;
-  for (std::size_t i = 0; i < schedule.size(); ++i) {
-    if (world.rank == 0) std::cerr << fmt::format("rdma_sweep: round {} of {}\n", i + 1, schedule.size());
-    if (auto record = run_round(i, schedule[i], world, options, ranks, clock)) mine.push_back(*record);
+  RankSetup mine = prepare_rank(world.rank, world.local_rank, this_host(), options);
+  if (world.rank == 0 && mine.error.empty()) {
+    mine.error = prepare_output(options);
+    if (!mine.error.empty()) mine.error = "rank 0: " + mine.error;
   }
-  const auto texts = gather_to_root(encode_records(mine));
-  if (world.rank != 0) return 0;
-  write_outputs(options, ranks, texts);
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-  std::cerr << fmt::format("rdma_sweep: {} rounds in {:.1f} s\n", schedule.size(), took.count());
-  return 0;
+  const auto all = gather_setups(world, mine, options);
+  if (!all) return 2;
+  std::vector<sweep::EndpointContext> everyone;
+  for (const auto& s : *all) everyone.push_back(s.me);
+  if (options.limits.min_line_rate)
+    for (const auto& e : everyone)
+      if (!e.port_rate_gbits)
+        throw Error(fmt::format("--min-line-rate needs each port's rate, and {} reports none",
+                                sweep::describe(e.endpoint)),
+                    "give --min-gbps instead");
+  const SweepRank rank{world, options, mine, everyone, choose_clock(ClockChoice::automatic)};
+  Mailbox mail(world);
+  if (world.rank == 0) {
+    install_termination_handler();
+    return conduct(rank, mail);
+  }
+  return play(rank, mail);
 }
 
 int run(const World& world, int argc, char** argv) {
   SweepOptions options;
   try {
     options = parse_sweep_options(std::vector<std::string>(argv + 1, argv + argc));
-    pair_server_port(options.base_port, world.size - 1, world.size);
   } catch (const cli::UsageError& e) {
     if (world.rank == 0) std::cerr << "rdma_sweep: error: " << e.what() << "\nTry 'rdma_sweep --help'.\n";
     return 2;
@@ -179,10 +99,18 @@ int run(const World& world, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  World world;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+  int provided = 0;
+  // Each pair's session has a heartbeat thread, and an incast root runs
+  // several pairs at once: MPI is called from several threads.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  World world = join_world();
+  if (provided < MPI_THREAD_MULTIPLE) {
+    if (world.rank == 0)
+      std::cerr << "rdma_sweep: error: this MPI library does not support MPI_THREAD_MULTIPLE, which the "
+                   "pairs' heartbeats need (Open MPI and MPICH do; check how yours was built)\n";
+    MPI_Finalize();
+    return 2;
+  }
   int status = 1;
   try {
     status = run(world, argc, argv);

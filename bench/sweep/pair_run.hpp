@@ -1,40 +1,37 @@
 #pragma once
-// One directed pair of a sweep, run by the suite's own session and engine
-// over the TCP control path. MPI-free: the ranks' coordination is the
-// caller's, and never happens inside these calls' timed loops.
+// One side of one directed pair of a sweep, run by the suite's own session
+// and engine over a control path the caller opens (MPI's, in rdma_sweep).
+// MPI-free: these calls know nothing of ranks beyond the contexts given.
 
+#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
+#include <vector>
 
-#include "rdmabench/control/session.hpp"
+#include "cli/options.hpp"
+#include "rdmabench/control/bootstrap.hpp"
+#include "rdmabench/sweep/record.hpp"
 #include "rdmabench/system/clock.hpp"
 
 namespace rdmabench::sweep_cli {
 
-/// What a pair gave: a figure (client side) or why none came.
-struct PairOutcome {
-  std::optional<double> gbits_per_s;  ///< bandwidth average, 10^9 bit/s
-  std::string error;                  ///< empty when the pair ran
+/// Everything one side needs for one pair.
+struct PairJob {
+  std::string test;                 ///< "write_bw"
+  const cli::CommandLine* setup = nullptr;  ///< this rank's spec and side settings for the test
+  sweep::EndpointContext client;
+  sweep::EndpointContext server;
+  std::uint16_t cm_port = 0;        ///< the server's control port (rdma_cm listens on it + 1)
+  std::function<std::unique_ptr<Bootstrap>()> open_peer;  ///< the control path to the other side
+  Notice notice;
 };
 
-/// The server half, listening from construction (so the client may connect
-/// as soon as every server of the round is up) until run() has served one
-/// client. A failure to listen is kept and reported by run().
-class PairServer {
- public:
-  PairServer(const SideConfig& config, const TestSpec& spec, Notice notice);
-  ~PairServer();
-  /// Serves one client through the whole benchmark.
-  PairOutcome run(const ClockInfo& clock);
+/// The client side: connects, measures, and returns the record (its error
+/// set when the pair gave no figure). Never throws for the pair's failures.
+sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock);
 
- private:
-  std::unique_ptr<Server> server_;
-  std::string listen_error_;
-};
-
-/// The client half: connects to `config.server` and measures.
-PairOutcome run_pair_client(const SideConfig& config, const TestSpec& spec, const Notice& notice,
-                            const ClockInfo& clock);
+/// The server side: serves the one client of the job. Returns why it
+/// failed, or an empty string.
+std::string run_server_side(const PairJob& job, const ClockInfo& clock);
 
 }  // namespace rdmabench::sweep_cli

@@ -1,51 +1,87 @@
 #!/usr/bin/env bash
-# rdma_sweep end to end under mpirun: 4 ranks on one lab guest, all on rxe0
-# and 10.0.2.15, sweep every ordered pair with write_bw. Every pair must be
-# in results.jsonl with a figure, and report.md must exist. Exits 77
-# (skipped) outside the lab guest or without mpirun.
+# rdma_sweep end to end under mpirun, every rank in one lab guest.
+#   pairwise-rxe / pairwise-siw: -np 4 (write_bw and write_lat) and -np 8
+#     (write_bw) on one device; every ordered pair must be in results.jsonl
+#     with a figure, and every output file written.
+#   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
+#     the sweep must end (non-zero) within --timeout + a few seconds, with
+#     what finished in results.jsonl and the partial report written.
+# Exits 77 (skipped) outside the lab guest or without mpirun.
 set -uo pipefail
-SWEEP=${1:?usage: rdma_sweep_test.sh PATH/TO/rdma_sweep}
-RXE=${RXE_DEV:-rxe0} RXE_IP=${RXE_IP:-10.0.2.15}
-RANKS=4
-if [ ! -e /sys/class/infiniband/$RXE ]; then
-  echo "SKIPPED: needs $RXE (run inside tools/rdma-lab)"; exit 77
+CASE=${1:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
+SWEEP=${2:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
+HERE=$(cd "$(dirname "$0")" && pwd)
+case $CASE in
+  *-siw) DEV=${SIW_DEV:-siw0} ;;
+  *) DEV=${RXE_DEV:-rxe0} ;;
+esac
+if [ ! -e /sys/class/infiniband/$DEV ]; then
+  echo "SKIPPED: needs $DEV (run inside tools/rdma-lab)"; exit 77
 fi
 if ! command -v mpirun >/dev/null; then
   echo "SKIPPED: no mpirun (tools/install-deps installs openmpi-bin)"; exit 77
 fi
-if [ ! -x "$SWEEP" ]; then
-  echo "SKIPPED: $SWEEP was not built (no MPI when configured)"; exit 77
-fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One guest: shared memory and loopback TCP carry MPI's own messages.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-started=$(date +%s.%N)
-# Same-host pairs are measured on purpose: all ranks share one guest.
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  timeout 240 mpirun --oversubscribe -np $RANKS "$SWEEP" -d "$RXE" --address "$RXE_IP" -n 200 --out "$tmp"
-rc=$?
-echo "mpirun -np $RANKS exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
-[ $rc = 0 ] || { echo "FAIL: rdma_sweep exited $rc"; exit 1; }
+# sweep NAME RANKS ARGS...: runs one sweep into $tmp/NAME, prints its wall
+# time; the exit status is rdma_sweep's.
+sweep() {
+  local name=$1 ranks=$2; shift 2
+  local started rc
+  started=$(date +%s.%N)
+  timeout 600 mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "$@"
+  rc=$?
+  echo "== $name: mpirun -np $ranks exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
+  return $rc
+}
 
-[ -s "$tmp/report.md" ] || { echo "FAIL: no report.md"; exit 1; }
-cat "$tmp/report.md"
-python3 - "$tmp/results.jsonl" "$RANKS" <<'PY'
-import itertools, json, sys
-path, ranks = sys.argv[1], int(sys.argv[2])
-records = [json.loads(line) for line in open(path)]
-seen = {}
-for r in records:
-    key = (r["client"]["rank"], r["server"]["rank"])
-    if key in seen:
-        sys.exit(f"FAIL: pair {key} appears twice in results.jsonl")
-    seen[key] = r
-expected = set(itertools.permutations(range(ranks), 2))
-missing = sorted(expected - set(seen))
-extra = sorted(set(seen) - expected)
-if missing or extra:
-    sys.exit(f"FAIL: results.jsonl pairs: missing {missing}, unexpected {extra}")
-bad = {k: r.get("error") for k, r in seen.items() if not (r.get("bw_avg_gbits", 0) > 0)}
-if bad:
-    sys.exit(f"FAIL: pairs without a figure: {bad}")
-print(f"ok: {len(seen)} ordered pairs, each with a figure")
+check_complete() {  # check_complete NAME RANKS TESTS
+  python3 "$HERE/rdma_sweep_check.py" complete "$tmp/$1" "$2" "$3"
+}
+
+case $CASE in
+  pairwise-rxe|pairwise-siw)
+    # Same-host pairs are measured on purpose: all ranks share one guest.
+    sweep np4 4 --test write_bw,write_lat -n 200 || { echo "FAIL: the -np 4 sweep exited non-zero"; exit 1; }
+    check_complete np4 4 write_bw,write_lat || exit 1
+    sweep np8 8 --test write_bw -n 200 || { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
+    check_complete np8 8 write_bw || exit 1
+    ;;
+  rank-killed|rank-stopped)
+    signal=KILL; [ "$CASE" = rank-stopped ] && signal=STOP
+    sweep partial 4 --test write_bw -n 20000 --timeout 3 &
+    job=$!
+    # Rank 2, once the first round has started (rank 0 has said so).
+    victim=
+    for _ in $(seq 100); do
+      for pid in $(pgrep -f "$SWEEP" || true); do
+        if tr '\0' '\n' < /proc/$pid/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$pid; fi
+      done
+      [ -n "$victim" ] && [ -s "$tmp/partial/results.jsonl" ] && break
+      sleep 0.2
+    done
+    [ -n "$victim" ] || { echo "FAIL: rank 2 never started"; kill $job; exit 1; }
+    stopped_at=$(date +%s.%N)
+    kill -$signal "$victim"
+    echo "sent SIG$signal to rank 2 (pid $victim)"
+    wait $job
+    rc=$?
+    took=$(echo "$(date +%s.%N) - $stopped_at" | bc)
+    [ "$signal" = STOP ] && kill -CONT "$victim" 2>/dev/null
+    echo "the sweep ended $took s after the signal, exit status $rc"
+    [ $rc != 0 ] || { echo "FAIL: a sweep that lost a rank exited 0"; exit 1; }
+    python3 - "$took" <<'PY' || exit 1
+import sys
+took = float(sys.argv[1])
+# --timeout 3, plus the silence margin (3 s) and a few seconds of teardown.
+if took > 12: sys.exit(f"FAIL: the sweep took {took:.1f} s to end after losing a rank (limit 12)")
 PY
+    python3 "$HERE/rdma_sweep_check.py" partial "$tmp/partial" 4 write_bw || exit 1
+    ;;
+  *) echo "unknown case $CASE"; exit 2 ;;
+esac
+echo "ok: $CASE"

@@ -1,0 +1,19 @@
+#pragma once
+// Rank 0's outputs beyond results.jsonl: everything made from the records.
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmabench/sweep/record.hpp"
+#include "sweep/sweep_options.hpp"
+
+namespace rdmabench::sweep_cli {
+
+/// Writes the reports into options.out_dir; `notes` head them (e.g. why the
+/// sweep is incomplete). Returns true when any pair or suspect failed.
+bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
+                        std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes);
+
+}  // namespace rdmabench::sweep_cli

@@ -52,8 +52,8 @@ class Conductor {
   void show_progress(const RoundOrder& order);
   std::vector<RoundOrder> plan_retests();
   [[noreturn]] void give_up(const std::string& why);
-  bool report(const std::vector<std::string>& notes) {
-    return write_sweep_report(rank_.options, records_, rank_.everyone, notes);
+  bool report(const std::vector<std::string>& notes, bool with_heatmaps) {
+    return write_sweep_report(rank_.options, records_, rank_.everyone, notes, with_heatmaps);
   }
 
   const SweepRank& rank_;
@@ -183,7 +183,7 @@ void Conductor::give_up(const std::string& why) {
   const std::string note = fmt::format("Incomplete sweep: {}. {} of {} planned pairs finished.", why,
                                        pairs_done_, pairs_planned_);
   try {
-    report({note});
+    report({note}, /*with_heatmaps=*/!termination_requested.load());
     std::cerr << fmt::format("rdma_sweep: wrote the partial report of {} pairs to {}\n", records_.size(),
                              rank_.options.out_dir);
   } catch (const std::exception& e) {
@@ -213,7 +213,7 @@ int Conductor::run() {
     run_orders(retests);
   }
   for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, R"({"kind":"finish"})");
-  const bool failed = report({});
+  const bool failed = report({}, /*with_heatmaps=*/true);
   std::cerr << fmt::format("rdma_sweep: {} pairs in {:.1f} s; {}; reports in {}\n", pairs_done_,
                            std::chrono::duration<double>(Clock::now() - started_).count(),
                            failed ? "FAILED (see failures.txt)" : "all passed", rank_.options.out_dir);

@@ -24,14 +24,9 @@ std::map<std::string, cli::CommandLine> parse_tests(const SweepOptions& options,
   std::map<std::string, cli::CommandLine> tests;
   for (const auto& test : options.tests) {
     const auto& kind = cli::benchmark_kind(test);
-    try {
-      auto cl = cli::parse_command_line(kind, args);
-      if (cl.spec.sizes.size() != 1)
-        throw cli::UsageError("-a/--all is not for sweeps: a sweep measures one size per test (give -s)");
-      tests.emplace(test, std::move(cl));
-    } catch (const cli::UsageError& e) {
-      throw cli::UsageError(fmt::format("--test {}: {}", test, e.what()));
-    }
+    // parse_sweep_options() has checked these options already; here they
+    // get this rank's device and GID.
+    tests.emplace(test, cli::parse_command_line(kind, args));
   }
   return tests;
 }

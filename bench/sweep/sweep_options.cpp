@@ -127,18 +127,29 @@ void apply_sweep(const po::variables_map& vm, const RawSweepOptions& raw, SweepO
 }
 
 /// Options the sweep sets per rank or writes itself: given through, they
-/// would contradict it.
-void refuse_owned_options(const std::vector<std::string>& pair_args) {
-  for (const auto& arg : pair_args) {
+/// would contradict it. The rest each test's own parser checks, now, so a
+/// mistake is told before any rank starts.
+void check_pair_options(const SweepOptions& o) {
+  for (const auto& arg : o.pair_args) {
     const std::string name = arg.substr(0, arg.find('='));
     for (const char* owned : {"--json", "--csv", "--output", "--dump-samples", "--ready-file", "--bind", "-p",
                               "--server", "--host", "-x", "--gid-index", "-i", "--ib-port"})
       if (name == owned)
         throw UsageError(fmt::format("{} is not an rdma_sweep option: the sweep chooses it for each rank and "
                                      "writes its results to --out", name));
-    if (name.empty() || name[0] != '-')
-      throw UsageError(fmt::format("unexpected argument '{}': rdma_sweep takes no server address, every rank "
-                                   "is one endpoint (see --help)", arg));
+  }
+  for (const auto& test : o.tests) {
+    cli::CommandLine cl;
+    try {
+      cl = cli::parse_command_line(cli::benchmark_kind(test), pair_arguments(o, "any"));
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--test {}: {}", test, e.what()));
+    }
+    if (cl.is_client())
+      throw UsageError(fmt::format("unexpected argument '{}': rdma_sweep takes no server address, every rank is "
+                                   "one endpoint (see --help)", cl.side.server));
+    if (cl.spec.sizes.size() != 1)
+      throw UsageError("-a/--all is not for sweeps: a sweep measures one size per test (give -s)");
   }
 }
 
@@ -167,7 +178,7 @@ SweepOptions parse_sweep_options(const std::vector<std::string>& args) {
   o.help_text = help.str();
   if (o.show_help) return o;
   apply_sweep(vm, raw, o);
-  refuse_owned_options(o.pair_args);
+  check_pair_options(o);
   return o;
 }
 

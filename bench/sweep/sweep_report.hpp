@@ -12,8 +12,11 @@
 namespace rdmabench::sweep_cli {
 
 /// Writes the reports into options.out_dir; `notes` head them (e.g. why the
-/// sweep is incomplete). Returns true when any pair or suspect failed.
+/// sweep is incomplete). With `with_heatmaps`, tools/sweep-heatmaps draws
+/// the PNGs too (seconds; a partial report written as the job is being
+/// ended goes without). Returns true when any pair or suspect failed.
 bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
-                        std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes);
+                        std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes,
+                        bool with_heatmaps);
 
 }  // namespace rdmabench::sweep_cli

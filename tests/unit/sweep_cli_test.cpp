@@ -37,14 +37,14 @@ sweep::SweepRecord record(std::string test, int client, int server, std::optiona
 
 TEST_CASE("rdma_sweep options: its own, and the pair options handed on as given", "[unit][sweep]") {
   const auto o = parse({"--test", "write_bw,rdma_write_lat", "-s", "4K", "-n", "200", "--timeout", "3",
-                        "--skip-same-host", "-q", "2", "--min-gbps", "90", "--pattern", "incast", "--root", "3"});
+                        "--skip-same-host", "-t", "2", "--min-gbps", "90", "--pattern", "incast", "--root", "3"});
   CHECK(o.device.devices == std::vector<std::string>{"mlx5_0"});
   CHECK(o.out_dir == "results");
   CHECK_FALSE(o.resume);
   CHECK(o.tests == std::vector<std::string>{"write_bw", "write_lat"});
-  CHECK(o.pair_args == std::vector<std::string>{"-s", "4K", "-n", "200", "-q", "2"});
+  CHECK(o.pair_args == std::vector<std::string>{"-s", "4K", "-n", "200", "-t", "2"});
   CHECK(pair_arguments(o, "mlx5_1") ==
-        std::vector<std::string>{"-s", "4K", "-n", "200", "-q", "2", "-d", "mlx5_1", "--timeout", "3"});
+        std::vector<std::string>{"-s", "4K", "-n", "200", "-t", "2", "-d", "mlx5_1", "--timeout", "3"});
   CHECK(o.timeout_s == 3);
   CHECK(o.schedule.pairing.skip_same_host);
   CHECK(o.schedule.pattern == sweep::Pattern::incast);
@@ -59,6 +59,11 @@ TEST_CASE("rdma_sweep options: mistakes are named with what would be right", "[u
   CHECK_THROWS_WITH(parse({"--min-line-rate", "1.5"}), Catch::Contains("--min-line-rate 1.5 is out of range"));
   CHECK_THROWS_WITH(parse({"--json", "x.json"}), Catch::Contains("--json is not an rdma_sweep option"));
   CHECK_THROWS_WITH(parse({"10.0.0.1"}), Catch::Contains("takes no server address"));
+  // Each test's own parser checks the pair options, naming the test.
+  CHECK_THROWS_WITH(parse({"--test", "write_bw,write_lat", "-q", "2"}),
+                    Catch::Contains("--test write_lat: -q/--qp applies to bandwidth tests"));
+  CHECK_THROWS_WITH(parse({"-s", "99G"}), Catch::Contains("--test write_bw"));
+  CHECK_THROWS_WITH(parse({"-a"}), Catch::Contains("one size per test"));
   CHECK_THROWS_WITH(parse({"--devices", "a,b"}), Catch::Contains("-d or --devices, not both"));
   CHECK_THROWS_WITH(parse_sweep_options({"-d", "x"}), Catch::Contains("--out DIR is required"));
   CHECK_THROWS_WITH(parse_sweep_options({"--out", "x"}), Catch::Contains("no device"));

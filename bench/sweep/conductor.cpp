@@ -183,7 +183,7 @@ void Conductor::give_up(const std::string& why) {
   const std::string note = fmt::format("Incomplete sweep: {}. {} of {} planned pairs finished.", why,
                                        pairs_done_, pairs_planned_);
   try {
-    report({note}, /*with_heatmaps=*/!termination_requested.load());
+    report({note}, rank_.options.heatmaps && !termination_requested.load());
     std::cerr << fmt::format("rdma_sweep: wrote the partial report of {} pairs to {}\n", records_.size(),
                              rank_.options.out_dir);
   } catch (const std::exception& e) {
@@ -213,7 +213,7 @@ int Conductor::run() {
     run_orders(retests);
   }
   for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, R"({"kind":"finish"})");
-  const bool failed = report({}, /*with_heatmaps=*/true);
+  const bool failed = report({}, rank_.options.heatmaps);
   std::cerr << fmt::format("rdma_sweep: {} pairs in {:.1f} s; {}; reports in {}\n", pairs_done_,
                            std::chrono::duration<double>(Clock::now() - started_).count(),
                            failed ? "FAILED (see failures.txt)" : "all passed", rank_.options.out_dir);

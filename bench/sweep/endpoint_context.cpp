@@ -89,6 +89,10 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
                   "give --addresses that are assigned to the device's interface (ip addr add ... dev IF)");
     for (const auto& entry : port.gids)
       if (entry.index == *index) c.gid = gid_text(entry.gid);
+  } else {
+    // The GID the pair binaries choose by themselves (the client's record
+    // replaces its own with the one its run reports).
+    c.gid = gid_text(resolve_transport(port, std::nullopt, AddressFamily::ipv4).gid.gid);
   }
   const std::string sysfs = "/sys/class/infiniband/" + endpoint.device;
   c.port_rate_gbits = parse_port_rate(read_line(fmt::format("{}/ports/{}/rate", sysfs, c.port)));

@@ -51,6 +51,8 @@ RankSetup prepare_rank(int rank, int local_rank, const std::string& host, const 
     const std::string device = setup.me.endpoint.device;
     setup.me = describe_endpoint(setup.me.endpoint, address);
     setup.tests = parse_tests(options, setup.me);
+    // Every test of a rank uses the same --mem.
+    setup.me.memory = setup.tests.begin()->second.side.memory.name();
   } catch (const std::exception& e) {
     setup.error = fmt::format("rank {} ({}): {}", rank, host, e.what());
   }
@@ -58,19 +60,14 @@ RankSetup prepare_rank(int rank, int local_rank, const std::string& host, const 
 }
 
 std::string encode_setup(const RankSetup& setup) {
-  // The context travels inside a record's client, whose JSON form is the
-  // one results.jsonl uses.
-  sweep::SweepRecord carrier;
-  carrier.client = setup.me;
-  carrier.server = setup.me;
-  return nlohmann::json{{"record", sweep::to_json_line(carrier)}, {"error", setup.error}}.dump();
+  return nlohmann::json{{"context", sweep::to_json_text(setup.me)}, {"error", setup.error}}.dump();
 }
 
 RankSetup decode_setup(const std::string& text) {
   try {
     const auto j = nlohmann::json::parse(text);
     RankSetup setup;
-    setup.me = sweep::from_json_line(j.at("record").get<std::string>()).client;
+    setup.me = sweep::context_from_json_text(j.at("context").get<std::string>());
     setup.error = j.at("error").get<std::string>();
     return setup;
   } catch (const nlohmann::json::exception& e) {

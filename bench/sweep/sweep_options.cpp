@@ -23,6 +23,7 @@ struct RawSweepOptions {
   std::uint64_t seed = 1;
   std::optional<double> min_gbps, min_line_rate, max_p99_us;
   bool no_retest = false;
+  bool no_heatmaps = false;
 };
 
 po::options_description sweep_description(SweepOptions& o, RawSweepOptions& raw) {
@@ -56,6 +57,8 @@ po::options_description sweep_description(SweepOptions& o, RawSweepOptions& raw)
        "latency tests: a pair whose p99 exceeds this multiple of the best pair's fails")
       ("no-retest", po::bool_switch(&raw.no_retest),
        "skip the second pass that measures the failing pairs' ends against known-good partners")
+      ("no-heatmaps", po::bool_switch(&raw.no_heatmaps),
+       "write the CSVs and reports but draw no PNG heatmaps (matplotlib takes a while on slow hosts)")
       ("timeout", po::value(&o.timeout_s)->default_value(o.timeout_s),
        "seconds any wait for a peer may last; a pair that waits longer fails, a rank silent longer ends the sweep")
       ("port", po::value(&raw.base_port)->default_value(raw.base_port),
@@ -124,6 +127,7 @@ void apply_sweep(const po::variables_map& vm, const RawSweepOptions& raw, SweepO
   o.out_dir = o.resume ? raw.resume : raw.out;
   if (o.out_dir.empty()) throw UsageError("--out DIR is required: where results.jsonl and the reports go");
   o.retest = !raw.no_retest;
+  o.heatmaps = !raw.no_heatmaps;
 }
 
 /// Options the sweep sets per rank or writes itself: given through, they

@@ -40,6 +40,7 @@ struct SweepOptions {
   std::string out_dir;             ///< --out or --resume
   bool resume = false;             ///< --resume: skip pairs already in out_dir/results.jsonl
   bool retest = true;              ///< second pass over the failing pairs' ends
+  bool heatmaps = true;            ///< draw PNG heatmaps (tools/sweep-heatmaps) at the end
   /// The options for the pair benchmarks, as given (without -d/--timeout,
   /// which the sweep adds per rank).
   std::vector<std::string> pair_args;

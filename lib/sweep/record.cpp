@@ -131,6 +131,18 @@ SweepPass read_pass(const Fields& f) {
 
 std::span<const FigureField> figure_fields() { return kFigureFields; }
 
+std::string to_json_text(const EndpointContext& context) { return context_json(context).dump(); }
+
+EndpointContext context_from_json_text(const std::string& text) {
+  json parsed;
+  try {
+    parsed = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("endpoint context: not JSON (") + e.what() + ")");
+  }
+  return read_context(Fields(parsed, "endpoint."));
+}
+
 std::string_view pass_name(SweepPass pass) { return pass == SweepPass::retest ? "retest" : "sweep"; }
 
 std::string to_json_line(const SweepRecord& r) {

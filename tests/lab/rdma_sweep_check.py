@@ -53,6 +53,8 @@ def check_complete(folder, ranks, tests):
         if not any(f.startswith(test + "-") for f in csvs):
             fail(f"no CSV of {test} (have {csvs})")
     pngs = [f for f in os.listdir(folder) if f.endswith(".png")]
+    if os.environ.get("EXPECT_PNGS") and len(pngs) < len(csvs):
+        fail(f"{len(csvs)} CSVs but only {len(pngs)} PNG heatmaps")
     print(f"ok: {len(seen)} ordered pairs of {ranks} ranks, each with a figure; {len(csvs)} CSVs, {len(pngs)} PNGs")
     with open(os.path.join(folder, "report.md")) as f:
         print(f.read())

@@ -77,6 +77,11 @@ struct SweepRecord {
   bool measured() const { return error.empty(); }
 };
 
+/// One end's context as the JSON object records hold it (how ranks tell
+/// each other theirs), and back; throws rdmabench::Error naming the field.
+std::string to_json_text(const EndpointContext& context);
+EndpointContext context_from_json_text(const std::string& text);
+
 /// One JSON object on one line, no trailing newline.
 std::string to_json_line(const SweepRecord& record);
 /// Throws rdmabench::Error naming the field that is missing or wrong.

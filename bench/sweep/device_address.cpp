@@ -5,11 +5,33 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
+#include <filesystem>
 #include <fstream>
 
 namespace rdmabench::sweep_cli {
 
 namespace {
+
+/// siw names no netdev in sysfs, but its GID is its netdev's MAC address
+/// followed by zeros: the interface whose address matches.
+std::string netdev_by_mac(const std::string& device_dir, int port) {
+  std::ifstream gid_file(fmt::format("{}/ports/{}/gids/0", device_dir, port));
+  std::string gid;  // "0252:5400:1234:0000:..."
+  if (!(gid_file >> gid) || gid.size() < 14) return {};
+  std::string mac;
+  for (char c : gid.substr(0, 14))
+    if (c != ':') mac += c;
+  if (mac == "000000000000") return {};
+  for (const auto& net : std::filesystem::directory_iterator("/sys/class/net")) {
+    std::ifstream address_file(net.path() / "address");
+    std::string address, digits;
+    address_file >> address;
+    for (char c : address)
+      if (c != ':') digits += c;
+    if (digits == mac) return net.path().filename().string();
+  }
+  return {};
+}
 
 /// The netdev sysfs names for the port's first GID (RoCE: eth0; iWARP's
 /// devices have no gid_attrs and fall back to the device's own net/ folder).
@@ -20,7 +42,7 @@ std::string netdev_of(const std::string& device, int port) {
   if (ndev >> name) return name;
   std::ifstream parent(base + "/parent");
   if (parent >> name) return name;
-  return {};
+  return netdev_by_mac(base, port);
 }
 
 std::string first_ipv4(const std::string& netdev) {

@@ -81,7 +81,15 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
   c.endpoint = endpoint;
   const Context context = open_device(endpoint.device);
   const PortAttributes port = query_port(context.get(), static_cast<std::uint8_t>(c.port));
-  c.address = address.empty() ? device_ipv4(endpoint.device, c.port).address : address;
+  if (address.empty()) {
+    const auto found = device_ipv4(endpoint.device, c.port);
+    // rdma_cm (iWARP, or -R) connects to an address; the exchange of
+    // attributes needs none.
+    if (found.address.empty() && port.iwarp) throw Error(found.error);
+    c.address = found.address;
+  } else {
+    c.address = address;
+  }
   if (!address.empty() && !port.iwarp && port.link_layer == LinkLayer::ethernet) {
     const auto index = gid_index_of_address(port, address);
     if (!index)

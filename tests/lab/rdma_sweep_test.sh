@@ -73,7 +73,7 @@ case $CASE in
     ;;
   rank-killed|rank-stopped)
     signal=KILL; [ "$CASE" = rank-stopped ] && signal=STOP
-    sweep partial 4 --test write_bw -n 20000 --timeout 3 --no-heatmaps &
+    sweep partial 4 --test write_bw -n 3000 --timeout 3 --no-heatmaps &
     job=$!
     # Rank 2, once the first round has started (rank 0 has said so).
     victim=

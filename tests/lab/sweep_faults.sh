@@ -24,14 +24,20 @@
 # link" is a u32 drop of the two addresses on the two veths.
 #
 # Host i (1-based): address $SWEEP_SUBNET.i on veth swh<i> (peer swp<i> in
-# bridge swbr0), RDMA device swrxe<i>, routing table 100+i. The out-of-band
-# TCP connection of a pair still goes through lo (it has no source address
-# bound, so the moved local rule routes it), so a broken link cuts RDMA only,
-# like a fabric fault with the management network fine.
+# bridge swbr0), RDMA device swrxe<i> (swsiw<i> with SWEEP_LINK_TYPE=siw),
+# routing table 100+i. The out-of-band TCP connection of a pair still goes
+# through lo (it has no source address bound, so the moved local rule routes
+# it), so a broken link cuts RDMA only, like a fabric fault with the
+# management network fine.
+#
+# siw (iWARP is TCP) follows the same routes, but only where the client's
+# rdma_cm binds its source address (rping -I): a client that leaves it unset
+# gets the destination's own address and device, through lo, unfaulted.
 
 SWEEP_SUBNET=${SWEEP_SUBNET:-10.0.9}      # a /24 of its own, not eth0's
 SWEEP_SLOW_RATE=${SWEEP_SLOW_RATE:-50mbit} # an unshaped pair makes ~280 Mbit/s
 SWEEP_WAIT_S=${SWEEP_WAIT_S:-10}          # bound on waiting for a GID or port
+SWEEP_LINK_TYPE=${SWEEP_LINK_TYPE:-rxe}   # or siw: devices swsiw<i>, see below
 SWEEP_BRIDGE=swbr0
 SWEEP_HOSTS=""            # "ADDR:DEVICE:GID ..." after sweep_add_hosts (exportable)
 SWEEP_ADDRS=() SWEEP_DEVS=() SWEEP_GIDS=()
@@ -54,12 +60,13 @@ sweep_gid_index() {
 
 # The GID table fills and the port turns ACTIVE a moment after the address
 # and the rxe link appear (netdev events); wait for both, at most SWEEP_WAIT_S.
+# Prints the GID index, or "-" on siw (iWARP addresses by IP, not by GID).
 sweep_wait_gid() {
   local dev=$1 addr=$2 tries=$((SWEEP_WAIT_S * 10)) gid
   while [ "$tries" -gt 0 ]; do
-    if gid=$(sweep_gid_index "$dev" "$addr") &&
-       grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; then
-      echo "$gid"; return 0
+    if grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; then
+      case $dev in swsiw*) echo -; return 0 ;; esac
+      gid=$(sweep_gid_index "$dev" "$addr") && { echo "$gid"; return 0; }
     fi
     sleep 0.1; tries=$((tries - 1))
   done
@@ -91,7 +98,7 @@ sweep_tune_veth() {
 }
 
 sweep_add_host() {
-  local i=$1 addr=$SWEEP_SUBNET.$1 h=swh$1 p=swp$1 dev=swrxe$1 gid
+  local i=$1 addr=$SWEEP_SUBNET.$1 h=swh$1 p=swp$1 dev=sw$SWEEP_LINK_TYPE$1 gid
   ip link add "$h" type veth peer name "$p" &&
     ip link set "$p" master "$SWEEP_BRIDGE" && ip link set "$p" up &&
     ip addr add "$addr/24" dev "$h" && sweep_tune_veth "$h" &&
@@ -99,7 +106,7 @@ sweep_add_host() {
     ip route add "$SWEEP_SUBNET.0/24" dev "$h" src "$addr" table $((100 + i)) &&
     ip route add throw "$addr/32" table $((100 + i)) &&
     ip rule add pref $((100 + i)) from "$addr" iif lo lookup $((100 + i)) &&
-    rdma link add "$dev" type rxe netdev "$h" || { sweep_log "host $i: setup failed"; return 1; }
+    rdma link add "$dev" type "$SWEEP_LINK_TYPE" netdev "$h" || { sweep_log "host $i: setup failed"; return 1; }
   gid=$(sweep_wait_gid "$dev" "$addr") || return 1
   SWEEP_ADDRS+=("$addr") SWEEP_DEVS+=("$dev") SWEEP_GIDS+=("$gid")
   SWEEP_HOSTS="${SWEEP_HOSTS:+$SWEEP_HOSTS }$addr:$dev:$gid"
@@ -112,6 +119,9 @@ sweep_add_hosts() {
   local n=${1:-} i
   [[ $n =~ ^[1-9][0-9]*$ ]] && [ "$n" -le 99 ] ||
     { sweep_log "sweep_add_hosts N: N must be 1 to 99, not '$n'"; return 1; }
+  case $SWEEP_LINK_TYPE in rxe|siw) ;;
+    *) sweep_log "SWEEP_LINK_TYPE must be rxe or siw, not '$SWEEP_LINK_TYPE'"; return 1 ;;
+  esac
   echo 0 > /proc/sys/net/ipv4/conf/all/rp_filter   # the stricter of all/dev wins
   # arp off: the bridge is an interface of this host too, and would answer
   # ARP for every host's address with its own MAC, taking all their frames.

@@ -6,8 +6,10 @@
 # 1. why not aliases on eth0: rdma_write_bw between two aliases of rxe0, and
 #    how many bytes lo and eth0 carried meanwhile;
 # 2. four hosts; rdma_write_bw between normal hosts, then with host 4 slow,
-#    then with the link 1-2 broken (client --timeout 2), then cleared.
-# Investigation only: rdma_sweep's lab test is the test.
+#    then with the link 1-2 broken (client --timeout 2), then cleared;
+# 3. two siw hosts: rping (source bound) normal and across a broken link,
+#    and rdma_write_bw -R, whose client binds no source address.
+# SECTIONS="siw_hosts" (say) runs only the named ones. Investigation only: rdma_sweep's lab test is the test.
 set -u
 BIN=$(realpath "${1:?usage: sweep-faults-check.sh BUILD_DIR}")/bench
 HERE=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
@@ -97,5 +99,31 @@ hosts_and_faults() {
   echo "after removal: $(ls /sys/class/infiniband | tr '\n' ' '); rule 0: $(ip rule show pref 0)"
 }
 
-aliases_on_eth0
-hosts_and_faults
+# rping_pair PORT SECONDS: rping client from host 1 to host 2, 100 pings of
+# 1000 B (-S 60000 hung at connect here, not chased), its source bound (-I);
+# prints its exit status, its seconds and how many bytes swh1 and lo sent.
+rping_pair() {
+  local lo sw start rc spid
+  lo=$(bytes lo tx) sw=$(bytes swh1 tx)
+  rping -s -a "${SWEEP_ADDRS[1]}" -p "$1" -C 100 -S 1000 >/dev/null 2>&1 & spid=$!
+  sleep 1
+  start=$(now)
+  timeout "$2" rping -c -a "${SWEEP_ADDRS[1]}" -I "${SWEEP_ADDRS[0]}" -p "$1" -C 100 -S 1000 >/dev/null 2>&1
+  rc=$?
+  echo "    rc=$rc in $(secs_since "$start") s; swh1 sent $(( $(bytes swh1 tx) - sw )), lo $(( $(bytes lo tx) - lo )) bytes"
+  kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+}
+
+siw_hosts() {
+  echo "== 3. two siw hosts (SWEEP_LINK_TYPE=siw)"
+  SWEEP_LINK_TYPE=siw sweep_add_hosts 2 || return 1
+  echo "rping ${SWEEP_ADDRS[0]} -> ${SWEEP_ADDRS[1]}, normal:"; rping_pair 23000 30
+  sweep_break_link "${SWEEP_ADDRS[0]}" "${SWEEP_ADDRS[1]}"
+  echo "rping across the broken link (killed after 20 s):"; rping_pair 23002 20
+  sweep_clear_faults
+  echo "rdma_write_bw -R without a source address (rdma_cm picks the device):"
+  pair "siw 1 -> 2, -R" swsiw1 0 swsiw2 0 "${SWEEP_ADDRS[1]}" -R
+  sweep_remove_hosts
+}
+
+for section in ${SECTIONS:-aliases_on_eth0 hosts_and_faults siw_hosts}; do "$section"; done

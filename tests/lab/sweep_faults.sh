@@ -35,7 +35,7 @@
 # gets the destination's own address and device, through lo, unfaulted.
 
 SWEEP_SUBNET=${SWEEP_SUBNET:-10.0.9}      # a /24 of its own, not eth0's
-SWEEP_SLOW_RATE=${SWEEP_SLOW_RATE:-50mbit} # an unshaped pair makes ~280 Mbit/s
+SWEEP_SLOW_RATE=${SWEEP_SLOW_RATE:-50mbit} # unshaped pairs made 160-370 Mbit/s
 SWEEP_WAIT_S=${SWEEP_WAIT_S:-10}          # bound on waiting for a GID or port
 SWEEP_LINK_TYPE=${SWEEP_LINK_TYPE:-rxe}   # or siw: devices swsiw<i>, see below
 SWEEP_BRIDGE=swbr0

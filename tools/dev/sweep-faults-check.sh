@@ -21,9 +21,14 @@ now() { date +%s.%N; }
 secs_since() { echo "$(now) - $1" | bc | xargs printf "%.2f"; }
 bytes() { cat "/sys/class/net/$1/statistics/$2_bytes"; }
 
+# Each line of stdin with the time it came in front (EPOCHREALTIME: no fork
+# per line; the client's stdout is line-buffered by stdbuf).
+stamp() { while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done; }
+
 # pair LABEL CDEV CGID SDEV SGID SADDR [CLIENT OPTIONS...]: one rdma_write_bw
-# pair; prints the client's average MB/s, its seconds, its exit status and
-# its last line on failure.
+# pair; prints the client's average MB/s, its seconds, its exit status, and
+# on failure its error and how long after its table header (the connection
+# made, the first size starting) it came.
 pair() {
   local label=$1 cdev=$2 cgid=$3 sdev=$4 sgid=$5 saddr=$6; shift 6
   local ready=/tmp/ready.$PORT slog=/tmp/server.$PORT clog=/tmp/client.$PORT
@@ -35,13 +40,17 @@ pair() {
   spid=$!
   while [ ! -s "$ready" ] && [ "$tries" -gt 0 ]; do sleep 0.1; tries=$((tries - 1)); done
   start=$(now)
-  timeout 120 "$BIN/rdma_write_bw" -d "$cdev" -x "$cgid" -p "$PORT" -s $SIZE -n "$ITERS" \
-    "$@" "$saddr" >"$clog" 2>&1
-  rc=$?
+  timeout 120 stdbuf -oL "$BIN/rdma_write_bw" -d "$cdev" -x "$cgid" -p "$PORT" -s $SIZE \
+    -n "$ITERS" "$@" "$saddr" 2>&1 | stamp >"$clog"
+  rc=${PIPESTATUS[0]}
   local took; took=$(secs_since "$start")
-  bw=$(awk -v s=$SIZE '$1 == s && NF >= 4 { print $4 }' "$clog")
+  bw=$(awk -v s=$SIZE '$2 == s && NF >= 5 { print $5 }' "$clog")
   printf '%-34s %9s MB/s %7ss rc=%s\n' "$label" "${bw:--}" "$took" "$rc"
-  [ "$rc" = 0 ] || echo "    client: $(grep -m1 'error' "$clog" || tail -n1 "$clog")"
+  if [ "$rc" != 0 ]; then
+    echo "    client: $( (grep -m1 'error' "$clog" || tail -n1 "$clog") | cut -d' ' -f2-)"
+    awk '$2 == "#bytes" { h = $1 } /error/ && !e { e = $1 }
+         END { if (h != "" && e != "") printf "    error %.2f s after the table header\n", e - h }' "$clog"
+  fi
   tries=50
   while kill -0 "$spid" 2>/dev/null && [ "$tries" -gt 0 ]; do sleep 0.1; tries=$((tries - 1)); done
   kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
@@ -89,6 +98,7 @@ hosts_and_faults() {
   sweep_break_link "${SWEEP_ADDRS[0]}" "${SWEEP_ADDRS[1]}" || return 1
   host_pair "broken: 1 -> 2 (--timeout 2)" 1 2 --timeout 2
   host_pair "broken: 2 -> 1 (--timeout 2)" 2 1 --timeout 2
+  host_pair "broken: 1 -> 2 (--timeout 10)" 1 2
   host_pair "untouched: 1 -> 3" 1 3
   host_pair "untouched: 3 -> 2" 3 2
   tc -s filter show dev swh1 | grep -E 'match|rule hit|Sent' | sed 's/^/    /'

@@ -1,5 +1,7 @@
 #include "sweep/mpi_peer.hpp"
 
+#include "sweep/mpi_world.hpp"
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -44,10 +46,10 @@ MpiPeer::~MpiPeer() {
   reap_sends(0);
   // Sends a peer never took (it stopped or left): MPI may still read their
   // bytes after this, so release the requests and keep the bytes (a few
-  // dozen per failed pair) rather than free memory MPI points at.
+  // per failed pair) rather than free memory MPI points at.
   for (auto& pending : sending_) {
     MPI_Request_free(&pending.request);
-    new std::vector<std::uint8_t>(std::move(pending.bytes));
+    keep_for_mpi(std::move(pending.bytes));
   }
 }
 

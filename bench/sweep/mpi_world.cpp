@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace rdmabench::sweep_cli {
@@ -57,6 +58,13 @@ std::vector<std::string> allgather_text(const World& world, const std::string& m
   return texts;
 }
 
+void keep_for_mpi(std::vector<std::uint8_t> bytes) {
+  static std::mutex lock;
+  static std::list<std::vector<std::uint8_t>> kept;
+  const std::lock_guard guard(lock);
+  kept.push_back(std::move(bytes));
+}
+
 Mailbox::~Mailbox() {
   // Texts nobody took (their reader stopped): MPI may still read them, so
   // release the requests and keep the bytes for the life of the process.
@@ -65,7 +73,7 @@ Mailbox::~Mailbox() {
     MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE);
     if (done) continue;
     MPI_Request_free(&pending.request);
-    new std::string(std::move(pending.text));
+    keep_for_mpi(std::move(pending.bytes));
   }
 }
 
@@ -76,8 +84,8 @@ void Mailbox::post(int to, std::string text) {
     it = done ? sending_.erase(it) : std::next(it);
   }
   auto& pending = sending_.emplace_back();
-  pending.text = std::move(text);
-  MPI_Isend(pending.text.data(), static_cast<int>(pending.text.size()), MPI_CHAR, to, kCoordinationTag,
+  pending.bytes.assign(text.begin(), text.end());
+  MPI_Isend(pending.bytes.data(), static_cast<int>(pending.bytes.size()), MPI_CHAR, to, kCoordinationTag,
             world_.coordination, &pending.request);
 }
 

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <list>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ World join_world();
 /// `seconds` for every rank, then throws rdmabench::Error.
 std::vector<std::string> allgather_text(const World& world, const std::string& mine, double seconds);
 
+/// Keeps the bytes of a send whose request was released unfinished (its
+/// reader stopped) until the process ends: MPI may still read them.
+void keep_for_mpi(std::vector<std::uint8_t> bytes);
+
 /// A text from another rank.
 struct Letter {
   int from = 0;
@@ -53,7 +58,7 @@ class Mailbox {
 
  private:
   struct Pending {
-    std::string text;
+    std::vector<std::uint8_t> bytes;  ///< moved, never copied: MPI points into it
     MPI_Request request = MPI_REQUEST_NULL;
   };
   const World& world_;

@@ -3,6 +3,8 @@
 
 complete DIR RANKS TESTS: every ordered pair of RANKS ranks is in
   results.jsonl once per test with a figure, and every output file exists.
+pattern DIR RANKS PATTERN: the pattern's pairs (root 2 for incast), each
+  with a figure.
 partial DIR RANKS TESTS: results.jsonl holds only well-formed records of
   those tests, report.md exists and says the sweep is incomplete.
 """
@@ -75,8 +77,31 @@ def check_partial(folder, ranks, tests):
     print(f"ok: partial sweep with {len(got)} records; report.md says it is incomplete")
 
 
+def check_pattern(folder, ranks, pattern):
+    got = [r for r in records(folder) if r.get("pass", "sweep") == "sweep"]
+    pairs = [(r["client"]["rank"], r["server"]["rank"]) for r in got]
+    bad = [p for p, r in zip(pairs, got) if not (figure(r) or 0) > 0]
+    if bad:
+        fail(f"{pattern}: pairs without a figure: {bad}")
+    others = [r for r in range(ranks) if r != 2]
+    expected = {
+        "ring": {(r, (r + 1) % ranks) for r in range(ranks)} | {((r + 1) % ranks, r) for r in range(ranks)},
+        "incast": {(r, 2) for r in others},
+        "all-to-all": set(itertools.permutations(range(ranks), 2)),
+    }.get(pattern)
+    if expected is not None and set(pairs) != expected:
+        fail(f"{pattern}: pairs {sorted(pairs)}, expected {sorted(expected)}")
+    if pattern == "bisection" and (len(pairs) != ranks or any(c == s for c, s in pairs)):
+        fail(f"bisection: {len(pairs)} pairs {pairs}, expected {ranks // 2} per split x 2 splits")
+    rounds = {r["round"] for r in got}
+    print(f"ok: {pattern}: {len(pairs)} pairs in {len(rounds)} rounds, each with a figure")
+
+
 def main():
     mode, folder, ranks, tests = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split(",")
+    if mode == "pattern":
+        check_pattern(folder, ranks, sys.argv[4])
+        return
     {"complete": check_complete, "partial": check_partial}[mode](folder, ranks, tests)
 
 

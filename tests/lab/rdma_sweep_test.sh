@@ -3,6 +3,8 @@
 #   pairwise-rxe / pairwise-siw: -np 4 (write_bw and write_lat) and -np 8
 #     (write_bw) on one device; every ordered pair must be in results.jsonl
 #     with a figure, and every output file written.
+#   patterns-rxe: -np 4 with each other pattern (ring, incast, all-to-all,
+#     bisection), their pairs run at once where the pattern says so.
 #   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
 #     the sweep must end (non-zero) within --timeout + a few seconds, with
 #     what finished in results.jsonl and the partial report written.
@@ -70,6 +72,13 @@ case $CASE in
     check_complete np4 4 write_bw,write_lat with-heatmaps || exit 1
     sweep np8 8 --test write_bw -n 200 --no-heatmaps || { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
     check_complete np8 8 write_bw || exit 1
+    ;;
+  patterns-rxe)
+    for pattern in ring incast all-to-all bisection; do
+      sweep "$pattern" 4 --test write_bw -n 100 --no-heatmaps --no-retest --pattern $pattern --root 2 --repeat 2 ||
+        { echo "FAIL: the $pattern sweep exited non-zero"; exit 1; }
+      python3 "$HERE/rdma_sweep_check.py" pattern "$tmp/$pattern" 4 "$pattern" || exit 1
+    done
     ;;
   rank-killed|rank-stopped)
     signal=KILL; [ "$CASE" = rank-stopped ] && signal=STOP

@@ -26,13 +26,6 @@ Clock::duration silence_limit(const SweepOptions& options) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_s + 3.0));
 }
 
-std::optional<double> slowest_port(std::span<const sweep::EndpointContext> everyone) {
-  std::optional<double> slowest;
-  for (const auto& e : everyone)
-    if (e.port_rate_gbits && (!slowest || *e.port_rate_gbits < *slowest)) slowest = e.port_rate_gbits;
-  return slowest;
-}
-
 class Conductor {
  public:
   Conductor(const SweepRank& rank, Mailbox& mail) : rank_(rank), mail_(mail) {
@@ -168,9 +161,8 @@ std::vector<RoundOrder> Conductor::plan_retests() {
   std::vector<sweep::Endpoint> endpoints;
   for (const auto& e : rank_.everyone) endpoints.push_back(e.endpoint);
   std::vector<RoundOrder> orders;
-  for (const auto& test : rank_.options.tests) {
-    const auto verdict = judge_test(records_, endpoints, test,
-                                    thresholds_for(test, rank_.options.limits, slowest_port(rank_.everyone)));
+  for (const auto& [test, verdict] :
+       sweep::judge_records(records_, endpoints, report_options(rank_.options, rank_.everyone, {}))) {
     auto rounds = plan_retest(test, verdict.retest, epoch_ + static_cast<std::uint32_t>(orders.size()));
     orders.insert(orders.end(), rounds.begin(), rounds.end());
   }

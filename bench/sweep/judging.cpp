@@ -1,19 +1,12 @@
 #include "sweep/judging.hpp"
 
+#include <fmt/format.h>
+
 namespace rdmabench::sweep_cli {
 
 namespace {
 bool is_bandwidth(const std::string& test) { return test.size() > 3 && test.substr(test.size() - 3) == "_bw"; }
 }  // namespace
-
-sweep::Figure judged_figure(const std::string& test) {
-  if (is_bandwidth(test)) return {"bandwidth", "Gb/s", sweep::Better::higher};
-  return {"p99 latency", "us", sweep::Better::lower};
-}
-
-std::optional<double> judged_value(const sweep::SweepRecord& record) {
-  return is_bandwidth(record.test) ? record.figures.bw_avg_gbits : record.figures.lat_p99_us;
-}
 
 sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& limits,
                                  std::optional<double> port_rate_gbits) {
@@ -32,21 +25,23 @@ sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& lim
   return t;
 }
 
-sweep::Verdict judge_test(std::span<const sweep::SweepRecord> records, std::span<const sweep::Endpoint> endpoints,
-                          const std::string& test, const sweep::Thresholds& thresholds) {
-  sweep::PairMatrix matrix(endpoints.size());
-  for (const auto& r : records) {
-    if (r.test != test || r.pass != sweep::SweepPass::sweep) continue;
-    const auto client = static_cast<std::size_t>(r.client.endpoint.rank);
-    const auto server = static_cast<std::size_t>(r.server.endpoint.rank);
-    if (client >= endpoints.size() || server >= endpoints.size() || client == server) continue;
-    const auto value = judged_value(r);
-    if (r.measured() && value)
-      matrix.record(client, server, *value);
-    else
-      matrix.record_failure(client, server, r.error.empty() ? "no figure" : r.error);
-  }
-  return sweep::judge(matrix, endpoints, judged_figure(test), thresholds);
+std::optional<double> slowest_port(std::span<const sweep::EndpointContext> endpoints) {
+  std::optional<double> slowest;
+  for (const auto& e : endpoints)
+    if (e.port_rate_gbits && (!slowest || *e.port_rate_gbits < *slowest)) slowest = e.port_rate_gbits;
+  return slowest;
+}
+
+sweep::ReportOptions report_options(const SweepOptions& options, std::span<const sweep::EndpointContext> endpoints,
+                                    std::vector<std::string> notes) {
+  sweep::ReportOptions report;
+  report.tests_in_order = options.tests;
+  report.bandwidth = thresholds_for("write_bw", options.limits, slowest_port(endpoints));
+  report.latency = thresholds_for("write_lat", options.limits, slowest_port(endpoints));
+  report.title = fmt::format("rdma_sweep: {} of {} endpoints", sweep::pattern_name(options.schedule.pattern),
+                             endpoints.size());
+  report.notes = std::move(notes);
+  return report;
 }
 
 }  // namespace rdmabench::sweep_cli

@@ -1,29 +1,27 @@
 #pragma once
-// From a test's records to its verdict: the figure a test is judged on and
-// the thresholds the options set for it. MPI-free.
+// The report's limits from the sweep's options. MPI-free.
 
+#include <optional>
 #include <span>
 #include <string>
 
 #include "rdmabench/sweep/record.hpp"
-#include "rdmabench/sweep/verdict.hpp"
+#include "rdmabench/sweep/report.hpp"
 #include "sweep/sweep_options.hpp"
 
 namespace rdmabench::sweep_cli {
 
-/// Bandwidth (Gb/s, higher is better) for *_bw tests, p99 latency (us,
-/// lower is better) for *_lat tests.
-sweep::Figure judged_figure(const std::string& test);
-/// The record's value of that figure, if it has one.
-std::optional<double> judged_value(const sweep::SweepRecord& record);
-
-/// The limits of `limits` that apply to `test`; `port_rate_gbits` is the
+/// The limits of `limits` that apply to `test` (a *_bw test is judged on
+/// its bandwidth, a *_lat test on its p99); `port_rate_gbits` is the
 /// slowest port's rate, for --min-line-rate.
 sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& limits,
                                  std::optional<double> port_rate_gbits);
 
-/// The verdict on one test's sweep-pass records.
-sweep::Verdict judge_test(std::span<const sweep::SweepRecord> records, std::span<const sweep::Endpoint> endpoints,
-                          const std::string& test, const sweep::Thresholds& thresholds);
+/// The slowest port's rate among `endpoints`, when any says.
+std::optional<double> slowest_port(std::span<const sweep::EndpointContext> endpoints);
+
+/// The report's options for a sweep run with `options`.
+sweep::ReportOptions report_options(const SweepOptions& options, std::span<const sweep::EndpointContext> endpoints,
+                                    std::vector<std::string> notes);
 
 }  // namespace rdmabench::sweep_cli

@@ -13,13 +13,6 @@ namespace rdmabench::sweep_cli {
 
 namespace {
 
-std::optional<double> slowest_port(std::span<const sweep::EndpointContext> endpoints) {
-  std::optional<double> slowest;
-  for (const auto& e : endpoints)
-    if (e.port_rate_gbits && (!slowest || *e.port_rate_gbits < *slowest)) slowest = e.port_rate_gbits;
-  return slowest;
-}
-
 /// tools/sweep-heatmaps: $RDMABENCH_SWEEP_HEATMAPS, else beside this binary
 /// as rdmabench-sweep-heatmaps (installed, or the build tree's link).
 std::string find_heatmap_tool() {
@@ -61,13 +54,7 @@ bool write_sweep_report(const SweepOptions& options, std::span<const sweep::Swee
                         bool with_heatmaps) {
   std::vector<sweep::Endpoint> ends;
   for (const auto& e : endpoints) ends.push_back(e.endpoint);
-  sweep::ReportOptions report;
-  report.tests_in_order = options.tests;
-  report.bandwidth = thresholds_for("write_bw", options.limits, slowest_port(endpoints));
-  report.latency = thresholds_for("write_lat", options.limits, slowest_port(endpoints));
-  report.title = fmt::format("rdma_sweep: {} of {} endpoints", sweep::pattern_name(options.schedule.pattern),
-                             endpoints.size());
-  report.notes = notes;
+  const auto report = report_options(options, endpoints, notes);
   auto summary = sweep::write_report(options.out_dir, records, ends, report);
   if (with_heatmaps) {
     draw_heatmaps(options.out_dir);

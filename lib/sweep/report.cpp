@@ -35,4 +35,13 @@ ReportSummary write_report(const std::filesystem::path& dir, std::span<const Swe
   return detail::write_failures(dir / "failures.txt", model);
 }
 
+std::vector<TestVerdict> judge_records(std::span<const SweepRecord> records, std::span<const Endpoint> endpoints,
+                                       const ReportOptions& options) {
+  validate_endpoints(endpoints);
+  const detail::ReportModel model = detail::build_model(records, endpoints, options);
+  std::vector<TestVerdict> verdicts;
+  for (const auto& test : model.tests) verdicts.push_back({test.test, test.verdict});
+  return verdicts;
+}
+
 }  // namespace rdmabench::sweep

@@ -128,7 +128,7 @@ TEST_CASE("rdma_sweep ports: each server of a round its own, within 65535", "[un
   CHECK_THROWS_WITH(server_port(crowded, 1, 60000, 4000), Catch::Contains("beyond 65535"));
 }
 
-TEST_CASE("rdma_sweep judging: bandwidth and p99 tests, each with its limits", "[unit][sweep]") {
+TEST_CASE("rdma_sweep limits: bandwidth and p99 tests, each with its own", "[unit][sweep]") {
   SweepLimits limits;
   limits.min_gbps = 50;
   limits.min_line_rate = 0.9;
@@ -142,21 +142,30 @@ TEST_CASE("rdma_sweep judging: bandwidth and p99 tests, each with its limits", "
   const auto lat = thresholds_for("read_lat", limits, 100.0);
   CHECK(lat.absolute == 20);
   CHECK(lat.max_multiple_of_best == 5);
-  CHECK(judged_figure("send_lat").better == sweep::Better::lower);
+}
 
-  // Rank 2 is slow with everyone: the verdict names it.
+TEST_CASE("rdma_sweep re-test plan: the report's verdict, a slow node's pairs re-tested", "[unit][sweep]") {
   std::vector<sweep::Endpoint> endpoints;
-  for (int r = 0; r < 4; ++r) endpoints.push_back({r, "h" + std::to_string(r), "mlx5_0", 0});
+  std::vector<sweep::EndpointContext> contexts;
+  for (int r = 0; r < 4; ++r) {
+    endpoints.push_back({r, "h" + std::to_string(r), "mlx5_0", 0});
+    contexts.emplace_back().endpoint = endpoints.back();
+  }
   std::vector<sweep::SweepRecord> records;
   for (int c = 0; c < 4; ++c)
     for (int s = 0; s < 4; ++s)
       if (c != s) records.push_back(record("write_bw", c, s, c == 2 || s == 2 ? 10.0 : 95.0));
-  records.push_back(record("write_lat", 0, 1, 3.0));  // another test: not judged here
-  const auto verdict = judge_test(records, endpoints, "write_bw", thresholds_for("write_bw", SweepLimits{}, {}));
+  SweepOptions options;
+  options.tests = {"write_bw"};
+  const auto verdicts = sweep::judge_records(records, endpoints, report_options(options, contexts, {}));
+  REQUIRE(verdicts.size() == 1);
+  const auto& verdict = verdicts[0].verdict;
   CHECK(verdict.pairs_judged == 12);
   REQUIRE(verdict.suspects.size() == 1);
   CHECK(verdict.suspects[0].kind == sweep::SuspectKind::node);
   CHECK(verdict.suspects[0].endpoints == std::vector<sweep::EndpointIndex>{2});
+  CHECK_FALSE(verdict.retest.empty());
+  for (const auto& pair : verdict.retest) CHECK((pair.client == 2 || pair.server == 2));
 }
 
 TEST_CASE("rdma_sweep contexts: port rates from sysfs text", "[unit][sweep]") {

@@ -50,4 +50,13 @@ struct ReportSummary {
 ReportSummary write_report(const std::filesystem::path& dir, std::span<const SweepRecord> records,
                            std::span<const Endpoint> endpoints, const ReportOptions& options);
 
+/// Each test's verdict on its sweep records, judged as write_report judges
+/// them (the re-test pass is planned from these).
+struct TestVerdict {
+  std::string test;
+  Verdict verdict;
+};
+std::vector<TestVerdict> judge_records(std::span<const SweepRecord> records, std::span<const Endpoint> endpoints,
+                                       const ReportOptions& options);
+
 }  // namespace rdmabench::sweep

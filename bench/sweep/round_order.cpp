@@ -47,7 +47,7 @@ RoundOrder decode_order(const std::string& text, std::size_t ranks) {
 std::set<PairKey> measured_pairs(std::span<const sweep::SweepRecord> records) {
   std::set<PairKey> keys;
   for (const auto& r : records)
-    if (r.pass == sweep::SweepPass::sweep)
+    if (r.pass == sweep::SweepPass::sweep && r.measured())
       keys.emplace(r.test, static_cast<std::size_t>(r.client.endpoint.rank),
                    static_cast<std::size_t>(r.server.endpoint.rank));
   return keys;

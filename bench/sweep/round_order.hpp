@@ -28,7 +28,8 @@ std::string encode_order(const RoundOrder& order);
 /// Throws rdmabench::Error for text that is not an order for `ranks` ranks.
 RoundOrder decode_order(const std::string& text, std::size_t ranks);
 
-/// (test, client rank, server rank) of a sweep-pass record: what --resume skips.
+/// (test, client rank, server rank) of each measured sweep-pass record:
+/// what --resume skips (a pair that failed is tried again).
 using PairKey = std::tuple<std::string, std::size_t, std::size_t>;
 std::set<PairKey> measured_pairs(std::span<const sweep::SweepRecord> records);
 

@@ -7,7 +7,8 @@
 #     bisection), their pairs run at once where the pattern says so.
 #   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
 #     the sweep must end (non-zero) within --timeout + a few seconds, with
-#     what finished in results.jsonl and the partial report written.
+#     what finished in results.jsonl and the partial report written; then
+#     --resume completes it without running a finished pair again.
 # Exits 77 (skipped) outside the lab guest or without mpirun.
 set -uo pipefail
 CASE=${1:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
@@ -110,6 +111,12 @@ took = float(sys.argv[1])
 if took > 12: sys.exit(f"FAIL: the sweep took {took:.1f} s to end after losing a rank (limit 12)")
 PY
     python3 "$HERE/rdma_sweep_check.py" partial "$tmp/partial" 4 write_bw || exit 1
+    # --resume finishes it: the pairs already there are not run again.
+    before=$(wc -l < "$tmp/partial/results.jsonl")
+    timeout 600 mpirun --oversubscribe -np 4 "$SWEEP" -d "$DEV" --resume "$tmp/partial" "${LAB_LIMITS[@]}" \
+      --test write_bw -n 3000 --timeout 3 --no-heatmaps || { echo "FAIL: the resumed sweep exited non-zero"; exit 1; }
+    echo "resumed: $before records before, $(wc -l < "$tmp/partial/results.jsonl") after"
+    check_complete partial 4 write_bw || exit 1
     ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac

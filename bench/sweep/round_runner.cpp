@@ -5,6 +5,7 @@
 #include <future>
 #include <iostream>
 #include <mutex>
+#include <set>
 
 #include "sweep/mpi_peer.hpp"
 #include "sweep/pair_run.hpp"
@@ -14,6 +15,9 @@ namespace rdmabench::sweep_cli {
 namespace {
 
 std::mutex notice_lock;
+/// What this rank has told already: the same notice for every pair of a
+/// sweep ("siw0 is iWARP: connecting with rdma_cm") is said once.
+std::set<std::string> notices_given;
 
 PairJob job_for(const SweepRank& rank, const RoundOrder& order, std::size_t index) {
   const auto pair = order.pairs[index];
@@ -38,7 +42,7 @@ PairJob job_for(const SweepRank& rank, const RoundOrder& order, std::size_t inde
                                          pair.client, pair.server);
   job.notice = [prefix](const std::string& message) {
     const std::lock_guard lock(notice_lock);
-    std::cerr << prefix << message << std::endl;
+    if (notices_given.insert(message).second) std::cerr << prefix << message << std::endl;
   };
   return job;
 }

@@ -3,6 +3,8 @@
 #   pairwise-rxe / pairwise-siw: -np 4 (write_bw and write_lat) and -np 8
 #     (write_bw) on one device; every ordered pair must be in results.jsonl
 #     with a figure, and every output file written.
+#   pairwise-2-rxe: -np 2 only (the sanitizer build's case: four ASan'ed
+#     ranks die at start in the guest's 2 GiB, unexplained as yet).
 #   patterns-rxe: -np 4 with each other pattern (ring, incast, all-to-all,
 #     bisection), their pairs run at once where the pattern says so.
 #   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
@@ -73,6 +75,10 @@ case $CASE in
     check_complete np4 4 write_bw,write_lat with-heatmaps || exit 1
     sweep np8 8 --test write_bw -n 200 --no-heatmaps || { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
     check_complete np8 8 write_bw || exit 1
+    ;;
+  pairwise-2-rxe)
+    sweep np2 2 --test write_bw,write_lat -n 200 || { echo "FAIL: the -np 2 sweep exited non-zero"; exit 1; }
+    check_complete np2 2 write_bw,write_lat with-heatmaps || exit 1
     ;;
   patterns-rxe)
     for pattern in ring incast all-to-all bisection; do

@@ -1,9 +1,8 @@
 // rdma_read_bw: RDMA read bandwidth and message rate.
+#include "cli/benchmark_kinds.hpp"
 #include "cli/run_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rdmabench;
-  const cli::BenchmarkKind kind{"rdma_read_bw", Operation::read, Measurement::bandwidth,
-                                /*size*/ 65536, /*iterations*/ 5000, /*tx depth*/ 128};
-  return cli::run_main(kind, argc, argv);
+  return cli::run_main(cli::benchmark_kind("rdma_read_bw"), argc, argv);
 }

@@ -1,9 +1,8 @@
 // rdma_read_lat: RDMA read latency (a full round trip: one read).
+#include "cli/benchmark_kinds.hpp"
 #include "cli/run_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rdmabench;
-  const cli::BenchmarkKind kind{"rdma_read_lat", Operation::read, Measurement::latency,
-                                /*size*/ 2, /*iterations*/ 1000, /*tx depth*/ 1};
-  return cli::run_main(kind, argc, argv);
+  return cli::run_main(cli::benchmark_kind("rdma_read_lat"), argc, argv);
 }

@@ -184,6 +184,13 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
+  return connect_over(config, std::move(spec), notice, [&] {
+    return std::make_unique<ControlChannel>(connect_control(config.server, config.tcp_port, config.timeout));
+  });
+}
+
+Session connect_over(const SideConfig& config, TestSpec spec, const Notice& notice,
+                     const std::function<std::unique_ptr<Bootstrap>()>& reach_server) {
   auto memory = prepare_side_memory(config, spec, notice);
   Context context;
   PortAttributes port;
@@ -203,9 +210,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
 
   // After the device's own limits (which name the device), before connecting.
   if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
-  Session s(Role::client,
-            std::make_unique<ControlChannel>(connect_control(config.server, config.tcp_port, config.timeout)),
-            spec);
+  Session s(Role::client, reach_server(), spec);
   s.memory = std::move(memory);
   s.timeout = config.timeout;
   s.qp_options = config.qp;
@@ -235,6 +240,11 @@ struct Server::Impl {
   std::optional<ControlListener> listener;
   EventChannel cm_events;
   CmId cm_listener;
+  std::string last_refusal;  ///< why screen() last turned a client away
+
+  /// The session for the client on `control` (reached from `control_host`),
+  /// or nullopt when screen() refused it.
+  std::optional<Session> serve(std::unique_ptr<Bootstrap> control, const std::string& control_host);
 
   void listen_for_cm() {
     cm_events.reset(rdma_create_event_channel());
@@ -271,7 +281,7 @@ struct Server::Impl {
   /// Reads the hello; nullopt (after telling the user) for a bad peer. A
   /// client sends it as soon as it connects: one that stays silent longer
   /// than kHelloDeadline is turned away, so it cannot hold the server.
-  std::optional<TestSpec> read_hello(ControlChannel& control) {
+  std::optional<TestSpec> read_hello(Bootstrap& control) {
     try {
       return control.receive_expected<wire::Hello>(std::min(config.timeout, kHelloDeadline), "hello").spec;
     } catch (const Error& e) {
@@ -282,7 +292,8 @@ struct Server::Impl {
   }
 
   /// Turns a client away: tells it why (if it still listens) and the user.
-  std::nullopt_t refuse(ControlChannel& control, const std::string& why) {
+  std::nullopt_t refuse(Bootstrap& control, const std::string& why) {
+    last_refusal = why;
     notice(fmt::format("refused {}: {}; still waiting for a client", control.peer_name(), why));
     try {
       control.send(wire::Reject{why});
@@ -295,7 +306,7 @@ struct Server::Impl {
   /// The spec to run for the client on `control`, or nullopt after refusing
   /// it: a bad hello, a conflict with this server's options, or a run this
   /// device or host cannot hold.
-  std::optional<TestSpec> screen(ControlChannel& control) {
+  std::optional<TestSpec> screen(Bootstrap& control) {
     const auto hello = read_hello(control);
     if (!hello) return std::nullopt;
     if (auto conflict = find_conflict(spec, *hello)) return refuse(control, *conflict);
@@ -377,7 +388,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
     if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
   }
-  m.listener.emplace(m.config.tcp_port, m.config.timeout, m.config.bind_address);
+  if (m.config.listen_for_control) m.listener.emplace(m.config.tcp_port, m.config.timeout, m.config.bind_address);
   if (m.spec.connect == ConnectMethod::rdma_cm) m.listen_for_cm();
 }
 
@@ -406,34 +417,47 @@ void Server::TurnAway::run() {
 }
 
 std::unique_ptr<Server::TurnAway> Server::turn_away_while_busy(const std::string& running_for) {
+  require(impl_->listener.has_value(), "a server without a control listener has nobody to turn away");
   return std::make_unique<TurnAway>(
       *impl_->listener,
       fmt::format("the server is busy with a run for {}; try again when it has finished", running_for),
       impl_->notice);
 }
 
+std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, const std::string& control_host) {
+  auto adopted = screen(*control);
+  if (!adopted) return std::nullopt;
+  control->send(wire::Barrier{kAcceptedBarrier});
+
+  Session s(Role::server, std::move(control), std::move(*adopted));
+  s.memory = memory ? std::move(memory) : prepare_memory(config.memory, s.spec);
+  s.timeout = config.timeout;
+  s.qp_options = config.qp;
+  connect_queues(s, [&] {
+    if (s.spec.connect == ConnectMethod::rdma_cm)
+      cm_accept(s, control_host);
+    else
+      create_exchanged_queues(s, std::move(context), port, transport_for(port, config, transport, control_host));
+  });
+  return s;
+}
+
 Session Server::accept_client() {
   Impl& m = *impl_;
+  require(m.listener.has_value(), "this server takes its clients through accept_over()");
   for (;;) {
     auto control = m.accept_control();
     if (!control) continue;
-    auto adopted = m.screen(*control);
-    if (!adopted) continue;
-    control->send(wire::Barrier{kAcceptedBarrier});
-
     const std::string control_host = control->peer_host();
-    Session s(Role::server, std::make_unique<ControlChannel>(std::move(*control)), std::move(*adopted));
-    s.memory = m.memory ? std::move(m.memory) : prepare_memory(m.config.memory, s.spec);
-    s.timeout = m.config.timeout;
-    s.qp_options = m.config.qp;
-    connect_queues(s, [&] {
-      if (s.spec.connect == ConnectMethod::rdma_cm)
-        m.cm_accept(s, control_host);
-      else
-        create_exchanged_queues(s, std::move(m.context), m.port, transport_for(m.port, m.config, m.transport, control_host));
-    });
-    return s;
+    if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(*control)), control_host))
+      return std::move(*session);
   }
+}
+
+Session Server::accept_over(std::unique_ptr<Bootstrap> peer, const std::string& peer_host) {
+  const std::string who = peer->peer_name();
+  if (auto session = impl_->serve(std::move(peer), peer_host)) return std::move(*session);
+  throw Error(fmt::format("refused {}: {}", who, impl_->last_refusal));
 }
 
 }  // namespace rdmabench

@@ -46,6 +46,9 @@ struct SideConfig {
   Milliseconds timeout{10000};
   std::string server;                      ///< client only: the server's address
   std::string bind_address;                ///< server only: listen here alone; empty: every address
+  /// Server only: listen on tcp_port for control connections. False when a
+  /// launcher brings each client's channel instead (Server::accept_over).
+  bool listen_for_control = true;
   QpOptions qp;
 };
 
@@ -120,6 +123,12 @@ class Server {
   /// listening; so does a failed accept.
   Session accept_client();
 
+  /// Serves the one client already reachable through `peer` (a launcher's
+  /// channel, e.g. MPI), screened like any other; `peer_host` is its
+  /// address, for the GID family and rdma_cm's check of who connects.
+  /// Throws an Error saying why when the client is refused.
+  Session accept_over(std::unique_ptr<Bootstrap> peer, const std::string& peer_host);
+
   /// While it lives, a thread answers every client that connects with a
   /// Reject saying the server is busy with `running_for`.
   class TurnAway {
@@ -147,5 +156,11 @@ class Server {
 /// Connects to `config.server` and negotiates `spec`. The memory provider is
 /// made first, so that a missing GPU driver is reported before connecting.
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice);
+
+/// The same through a channel that `reach_server` opens (called once, after
+/// this side's device and memory checks): how a launcher-provided bootstrap
+/// (MPI) replaces the TCP control connection.
+Session connect_over(const SideConfig& config, TestSpec spec, const Notice& notice,
+                     const std::function<std::unique_ptr<Bootstrap>()>& reach_server);
 
 }  // namespace rdmabench

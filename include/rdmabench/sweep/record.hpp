@@ -10,7 +10,9 @@
 #include <istream>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rdmabench/sweep/endpoint.hpp"
@@ -45,9 +47,19 @@ struct PairFigures {
   std::optional<double> lat_max_us;
 };
 
+/// A figure's JSON key ("bw_avg_gbits") and where PairFigures keeps it.
+struct FigureField {
+  std::string_view key;
+  std::optional<double> PairFigures::*member;
+};
+/// Every figure, in the order PairFigures declares them (and reports list them).
+std::span<const FigureField> figure_fields();
+
 /// Which pass of the sweep measured a record: the schedule itself, or the
 /// re-test of failing pairs against known-good partners.
 enum class SweepPass { sweep, retest };
+/// "sweep" or "retest", as results.jsonl writes it.
+std::string_view pass_name(SweepPass pass);
 
 struct SweepRecord {
   std::string test;      ///< "write_bw", "write_lat", "send_lat", "read_lat"
@@ -64,6 +76,11 @@ struct SweepRecord {
 
   bool measured() const { return error.empty(); }
 };
+
+/// One end's context as the JSON object records hold it (how ranks tell
+/// each other theirs), and back; throws rdmabench::Error naming the field.
+std::string to_json_text(const EndpointContext& context);
+EndpointContext context_from_json_text(const std::string& text);
 
 /// One JSON object on one line, no trailing newline.
 std::string to_json_line(const SweepRecord& record);

@@ -1,0 +1,225 @@
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "sweep/coordination.hpp"
+#include "sweep/judging.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace rdmabench::sweep_cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+std::atomic<bool> termination_requested{false};
+
+extern "C" void on_termination(int) { termination_requested.store(true); }
+
+/// How long a rank may say nothing before the sweep ends: past --timeout,
+/// by which its partner's pair has failed, and a beat or two of its own.
+Clock::duration silence_limit(const SweepOptions& options) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_s + 3.0));
+}
+
+class Conductor {
+ public:
+  Conductor(const SweepRank& rank, Mailbox& mail) : rank_(rank), mail_(mail) {
+    last_heard_.assign(static_cast<std::size_t>(rank.world.size), Clock::now());
+    done_.assign(last_heard_.size(), std::nullopt);
+  }
+
+  int run();
+
+ private:
+  void load_earlier_results();
+  void run_orders(const std::vector<RoundOrder>& orders);
+  void run_round(const RoundOrder& order);
+  void tend();
+  void take(const Letter& letter);
+  void keep(const std::vector<sweep::SweepRecord>& records);
+  void show_progress(const RoundOrder& order);
+  std::vector<RoundOrder> plan_retests();
+  [[noreturn]] void give_up(const std::string& why);
+  bool report(const std::vector<std::string>& notes, bool with_heatmaps) {
+    return write_sweep_report(rank_.options, records_, rank_.everyone, notes, with_heatmaps);
+  }
+
+  const SweepRank& rank_;
+  Mailbox& mail_;
+  std::ofstream results_;
+  std::vector<sweep::SweepRecord> records_;
+  std::vector<Clock::time_point> last_heard_;
+  std::vector<std::optional<std::uint32_t>> done_;  ///< the epoch each rank last finished
+  Clock::time_point last_ping_{};
+  Clock::time_point started_ = Clock::now();
+  std::size_t pairs_planned_ = 0, pairs_done_ = 0;
+  std::uint32_t epoch_ = 0;
+};
+
+void Conductor::load_earlier_results() {
+  const auto path = std::filesystem::path(rank_.options.out_dir) / "results.jsonl";
+  if (!rank_.options.resume || !std::filesystem::exists(path)) return;
+  std::ifstream in(path);
+  records_ = sweep::read_records(in);
+  for (const auto& r : records_)
+    for (const auto* end : {&r.client, &r.server}) {
+      const auto rank = static_cast<std::size_t>(end->endpoint.rank);
+      const auto& now = rank < rank_.everyone.size() ? rank_.everyone[rank].endpoint : sweep::Endpoint{};
+      if (rank >= rank_.everyone.size() || now.host != end->endpoint.host || now.device != end->endpoint.device)
+        throw Error(fmt::format("--resume: {} recorded rank {} as {} {}, but this job's rank {} is {}",
+                                path.string(), rank, end->endpoint.host, end->endpoint.device, rank,
+                                rank < rank_.everyone.size() ? sweep::describe(now) : "absent"),
+                    "resume with the same hosts, devices and rank placement as the first run");
+    }
+  std::cerr << fmt::format("rdma_sweep: resuming: {} records already in {}\n", records_.size(), path.string());
+}
+
+void Conductor::keep(const std::vector<sweep::SweepRecord>& records) {
+  for (const auto& r : records) {
+    results_ << sweep::to_json_line(r) << '\n';
+    records_.push_back(r);
+  }
+  results_.flush();
+  pairs_done_ += records.size();
+}
+
+void Conductor::take(const Letter& letter) {
+  const auto from = static_cast<std::size_t>(letter.from);
+  if (from >= last_heard_.size()) return;
+  last_heard_[from] = Clock::now();
+  try {
+    const auto j = nlohmann::json::parse(letter.text);
+    if (j.at("kind") != "done") return;
+    std::vector<sweep::SweepRecord> records;
+    for (const auto& line : j.at("records")) {
+      auto record = sweep::from_json_line(line.get<std::string>());
+      // A rank reports only the pairs it was the client of.
+      if (record.client.endpoint.rank != letter.from) throw Error("a record of another rank's pair");
+      records.push_back(std::move(record));
+    }
+    keep(records);
+    done_[from] = j.at("epoch").get<std::uint32_t>();
+  } catch (const std::exception& e) {
+    give_up(fmt::format("rank {} sent a report that does not parse: {}", letter.from, e.what()));
+  }
+}
+
+void Conductor::tend() {
+  if (termination_requested.load())
+    give_up("the job was ended from outside (mpirun or srun ends every rank when one of them dies; "
+            "its message above names the rank)");
+  while (auto letter = mail_.poll()) take(*letter);
+  const auto now = Clock::now();
+  if (now - last_ping_ > std::chrono::seconds(1)) {
+    for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, R"({"kind":"alive"})");
+    last_ping_ = now;
+  }
+  for (std::size_t r = 1; r < last_heard_.size(); ++r)
+    if (now - last_heard_[r] > silence_limit(rank_.options))
+      give_up(fmt::format("{} stopped answering: nothing from it for {:.0f} s (killed, stopped, or cut off)",
+                          sweep::describe(rank_.everyone[r].endpoint),
+                          std::chrono::duration<double>(now - last_heard_[r]).count()));
+}
+
+void Conductor::show_progress(const RoundOrder& order) {
+  const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
+  const double left = pairs_done_ ? elapsed / static_cast<double>(pairs_done_) *
+                                        static_cast<double>(pairs_planned_ - std::min(pairs_planned_, pairs_done_))
+                                  : 0;
+  std::cerr << fmt::format("rdma_sweep: {}{} round {} of {} done: {} of {} pairs, {:.0f} s so far, about {:.0f} s left\n",
+                           order.test, order.pass == sweep::SweepPass::retest ? " re-test" : "", order.round + 1,
+                           order.rounds, pairs_done_, pairs_planned_, elapsed, left);
+}
+
+void Conductor::run_round(const RoundOrder& order) {
+  const std::string text = encode_order(order);
+  for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, text);
+  keep(run_my_pairs(rank_, order, [this] { tend(); }));
+  auto everyone_done = [&] {
+    for (std::size_t r = 1; r < done_.size(); ++r)
+      if (done_[r] != order.epoch) return false;
+    return true;
+  };
+  while (!everyone_done()) {
+    tend();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  show_progress(order);
+}
+
+void Conductor::run_orders(const std::vector<RoundOrder>& orders) {
+  for (const auto& o : orders) pairs_planned_ += o.pairs.size();
+  for (const auto& order : orders) run_round(order);
+}
+
+std::vector<RoundOrder> Conductor::plan_retests() {
+  std::vector<sweep::Endpoint> endpoints;
+  for (const auto& e : rank_.everyone) endpoints.push_back(e.endpoint);
+  std::vector<RoundOrder> orders;
+  for (const auto& [test, verdict] :
+       sweep::judge_records(records_, endpoints, report_options(rank_.options, rank_.everyone, {}))) {
+    auto rounds = plan_retest(test, verdict.retest, epoch_ + static_cast<std::uint32_t>(orders.size()));
+    orders.insert(orders.end(), rounds.begin(), rounds.end());
+  }
+  return orders;
+}
+
+void Conductor::give_up(const std::string& why) {
+  results_.flush();
+  std::cerr << "rdma_sweep: error: " << why << "\n";
+  const std::string note = fmt::format("Incomplete sweep: {}. {} of {} planned pairs finished.", why,
+                                       pairs_done_, pairs_planned_);
+  try {
+    report({note}, rank_.options.heatmaps && !termination_requested.load());
+    std::cerr << fmt::format("rdma_sweep: wrote the partial report of {} pairs to {}\n", records_.size(),
+                             rank_.options.out_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "rdma_sweep: error: the partial report failed too: " << e.what() << "\n";
+  }
+  std::cerr.flush();
+  if (termination_requested.load()) std::_Exit(3);
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::_Exit(3);
+}
+
+int Conductor::run() {
+  load_earlier_results();
+  results_.open(std::filesystem::path(rank_.options.out_dir) / "results.jsonl", std::ios::app);
+  if (!results_) throw Error(fmt::format("cannot write {}/results.jsonl", rank_.options.out_dir));
+  std::vector<sweep::Endpoint> endpoints;
+  for (const auto& e : rank_.everyone) endpoints.push_back(e.endpoint);
+  const auto schedule = sweep::build_schedule(endpoints, rank_.options.schedule);
+  const auto orders = plan_sweep(rank_.options.tests, schedule, measured_pairs(records_), 0);
+  epoch_ = static_cast<std::uint32_t>(orders.size());
+  run_orders(orders);
+  if (rank_.options.retest) {
+    const auto retests = plan_retests();
+    if (!retests.empty())
+      std::cerr << fmt::format("rdma_sweep: re-testing the failing pairs' ends against known-good partners "
+                               "({} rounds)\n", retests.size());
+    run_orders(retests);
+  }
+  for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, R"({"kind":"finish"})");
+  const bool failed = report({}, rank_.options.heatmaps);
+  std::cerr << fmt::format("rdma_sweep: {} pairs in {:.1f} s; {}; reports in {}\n", pairs_done_,
+                           std::chrono::duration<double>(Clock::now() - started_).count(),
+                           failed ? "FAILED (see failures.txt)" : "all passed", rank_.options.out_dir);
+  mail_.drain(rank_.options.timeout_s);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void install_termination_handler() { std::signal(SIGTERM, on_termination); }
+
+int conduct(const SweepRank& rank, Mailbox& mail) {
+  Conductor conductor(rank, mail);
+  return conductor.run();
+}
+
+}  // namespace rdmabench::sweep_cli

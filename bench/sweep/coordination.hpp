@@ -1,0 +1,25 @@
+#pragma once
+// The sweep's two roles. Rank 0 conducts: it plans, sends each round's
+// order, gathers the records as rounds finish (appending them to
+// results.jsonl at once), re-tests the failing pairs and writes the report.
+// Every other rank plays: it waits for orders and runs its pairs. Each side
+// hears from the other at least once a second, so a rank that stops
+// (killed, stopped, cut off) ends the sweep within --timeout + a few seconds,
+// with the report of what finished written.
+
+#include "sweep/round_runner.hpp"
+
+namespace rdmabench::sweep_cli {
+
+/// Rank 0. Returns the exit status: 0 all passed, 1 a pair or suspect failed.
+/// Ends the whole job (MPI_Abort, status 3) when a rank goes silent.
+int conduct(const SweepRank& rank, Mailbox& mail);
+
+/// Every other rank. Returns 0 when rank 0 says the sweep is over.
+int play(const SweepRank& rank, Mailbox& mail);
+
+/// Rank 0 writes the partial report and exits when this is set (mpirun's
+/// SIGTERM when another rank died).
+void install_termination_handler();
+
+}  // namespace rdmabench::sweep_cli

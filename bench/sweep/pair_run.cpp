@@ -1,0 +1,100 @@
+#include "sweep/pair_run.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "rdmabench/control/session.hpp"
+#include "rdmabench/engine/engine.hpp"
+
+namespace rdmabench::sweep_cli {
+
+namespace {
+
+/// Keeps what the run reported of its (single) size.
+class ResultKeeper : public Reporter {
+ public:
+  void begin(const RunContext& context) override { context_ = context; }
+  void size_done(const SizeResult& result) override { result_ = result; }
+  const std::optional<SizeResult>& result() const { return result_; }
+  const RunContext& context() const { return context_; }
+
+ private:
+  RunContext context_;
+  std::optional<SizeResult> result_;
+};
+
+sweep::PairFigures figures_of(const SizeResult& result) {
+  sweep::PairFigures f;
+  if (result.bandwidth) {
+    f.bw_avg_gbits = result.bandwidth->average_mb_per_s * 8.0 / 1000.0;
+    f.bw_peak_gbits = result.bandwidth->peak_mb_per_s * 8.0 / 1000.0;
+    f.msg_rate_mpps = result.bandwidth->message_rate_mpps;
+  }
+  if (result.latency) {
+    f.lat_avg_us = result.latency->mean;
+    f.lat_p50_us = result.latency->median;
+    f.lat_p99_us = result.latency->p99;
+    f.lat_p999_us = result.latency->p99_9;
+    f.lat_max_us = result.latency->max;
+  }
+  return f;
+}
+
+RunContext measure(Session& session, const ClockInfo& clock, ResultKeeper& keeper) {
+  RunContext context = describe_run(session, clock);
+  run_benchmark(session, clock, context, keeper);
+  return context;
+}
+
+std::string utc_now() {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(
+                                                 std::chrono::system_clock::now())));
+}
+
+}  // namespace
+
+sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
+  sweep::SweepRecord record;
+  record.test = job.test;
+  record.client = job.client;
+  record.server = job.server;
+  record.size_bytes = job.setup->spec.sizes.front();
+  record.started_utc = utc_now();
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    SideConfig side = job.setup->side;
+    side.server = job.server.address;
+    side.tcp_port = job.cm_port;
+    Session session = connect_over(side, job.setup->spec, job.notice, job.open_peer);
+    ResultKeeper keeper;
+    const RunContext context = measure(session, clock, keeper);
+    if (!context.gid.empty()) record.client.gid = context.gid;
+    if (!keeper.result()) throw Error("the run reported no figures");
+    record.figures = figures_of(*keeper.result());
+  } catch (const std::exception& e) {
+    record.error = e.what();
+  }
+  record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return record;
+}
+
+std::string run_server_side(const PairJob& job, const ClockInfo& clock) {
+  try {
+    SideConfig side = job.setup->side;
+    side.tcp_port = job.cm_port;
+    side.listen_for_control = false;
+    Server server(side, job.setup->spec, job.notice);
+    // No address check on rdma_cm requests: this port is this pair's alone,
+    // and a client's rdma_cm source address is its route's, not its --addresses entry.
+    Session session = server.accept_over(job.open_peer(), {});
+    ResultKeeper keeper;
+    measure(session, clock, keeper);
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace rdmabench::sweep_cli

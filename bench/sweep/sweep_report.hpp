@@ -1,0 +1,22 @@
+#pragma once
+// Rank 0's outputs beyond results.jsonl: everything made from the records.
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmabench/sweep/record.hpp"
+#include "sweep/sweep_options.hpp"
+
+namespace rdmabench::sweep_cli {
+
+/// Writes the reports into options.out_dir; `notes` head them (e.g. why the
+/// sweep is incomplete). With `with_heatmaps`, tools/sweep-heatmaps draws
+/// the PNGs too (seconds; a partial report written as the job is being
+/// ended goes without). Returns true when any pair or suspect failed.
+bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
+                        std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes,
+                        bool with_heatmaps);
+
+}  // namespace rdmabench::sweep_cli

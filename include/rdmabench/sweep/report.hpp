@@ -1,0 +1,62 @@
+#pragma once
+/// @file
+/// A sweep's report, made from its records alone (results.jsonl), so that a
+/// recorded sweep can be reported on again: per (test, figure) an N x N CSV,
+/// report.md, a self-contained report.html, and failures.txt for scripts.
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmabench/sweep/endpoint.hpp"
+#include "rdmabench/sweep/record.hpp"
+#include "rdmabench/sweep/verdict.hpp"
+
+namespace rdmabench::sweep {
+
+struct ReportOptions {
+  /// The tests in the order the report shows them; tests the records hold
+  /// that are not named here follow in the order they first appear.
+  std::vector<std::string> tests_in_order;
+  /// Judged on bw_avg_gbits of the *_bw tests (Gb/s).
+  Thresholds bandwidth;
+  /// Judged on lat_p99_us of the *_lat tests (us).
+  Thresholds latency;
+  std::string title = "rdma_sweep";
+  /// Said at the top of the report, e.g. "incomplete: rank 3 stopped
+  /// answering in round 2 of 6".
+  std::vector<std::string> notes;
+};
+
+/// What the report found, so that the binary can exit non-zero.
+struct ReportSummary {
+  std::size_t failing_pairs = 0;  ///< lines "FAIL ..." of failures.txt
+  std::size_t suspects = 0;       ///< lines "SUSPECT ..." of failures.txt
+  bool failed() const { return failing_pairs > 0 || suspects > 0; }
+};
+
+/// Writes, in `dir` (which must exist): <test>-<figure>.csv for every figure
+/// a test's sweep records hold, report.md, report.html (embedding
+/// <test>-<figure>.png where tools/sweep-heatmaps has drawn them already)
+/// and failures.txt (empty when everything passed).
+///
+/// The records' ranks must be those of `endpoints`; a rank that is not one
+/// throws rdmabench::Error. Only pass=sweep records fill the matrices (a
+/// pair measured twice keeps its last record); pass=retest records confirm
+/// or clear the suspects. Throws rdmabench::Error when a file cannot be
+/// written or a threshold does not fit its figure.
+ReportSummary write_report(const std::filesystem::path& dir, std::span<const SweepRecord> records,
+                           std::span<const Endpoint> endpoints, const ReportOptions& options);
+
+/// Each test's verdict on its sweep records, judged as write_report judges
+/// them (the re-test pass is planned from these).
+struct TestVerdict {
+  std::string test;
+  Verdict verdict;
+};
+std::vector<TestVerdict> judge_records(std::span<const SweepRecord> records, std::span<const Endpoint> endpoints,
+                                       const ReportOptions& options);
+
+}  // namespace rdmabench::sweep

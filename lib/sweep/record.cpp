@@ -1,0 +1,204 @@
+// results.jsonl: one SweepRecord per line as JSON. Empty strings and absent
+// figures are left out of a line, so a line says only what was known; the
+// reader names the field (and read_records the line) that does not fit.
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "rdmabench/sweep/record.hpp"
+#include "rdmabench/verbs/error.hpp"
+
+namespace rdmabench::sweep {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr FigureField kFigureFields[] = {
+    {"bw_avg_gbits", &PairFigures::bw_avg_gbits}, {"bw_peak_gbits", &PairFigures::bw_peak_gbits},
+    {"msg_rate_mpps", &PairFigures::msg_rate_mpps}, {"lat_avg_us", &PairFigures::lat_avg_us},
+    {"lat_p50_us", &PairFigures::lat_p50_us},     {"lat_p99_us", &PairFigures::lat_p99_us},
+    {"lat_p999_us", &PairFigures::lat_p999_us},   {"lat_max_us", &PairFigures::lat_max_us},
+};
+
+void put_text(json& object, const char* key, const std::string& value) {
+  if (!value.empty()) object[key] = value;
+}
+
+template <typename T>
+void put_optional(json& object, const char* key, const std::optional<T>& value) {
+  if (value) object[key] = *value;
+}
+
+json context_json(const EndpointContext& c) {
+  json j{{"rank", c.endpoint.rank}, {"host", c.endpoint.host}, {"device", c.endpoint.device},
+         {"rail", c.endpoint.rail}, {"port", c.port}};
+  put_text(j, "address", c.address);
+  put_text(j, "gid", c.gid);
+  put_optional(j, "port_rate_gbits", c.port_rate_gbits);
+  put_text(j, "link_layer", c.link_layer);
+  put_text(j, "firmware", c.firmware);
+  put_optional(j, "numa_node", c.numa_node);
+  put_text(j, "memory", c.memory);
+  put_text(j, "gpu_relation", c.gpu_relation);
+  put_text(j, "rdma_core", c.rdma_core);
+  put_text(j, "kernel", c.kernel);
+  return j;
+}
+
+/// One JSON object being read; `path` ("client.") prefixes the field names
+/// that errors quote.
+class Fields {
+ public:
+  Fields(const json& object, std::string path) : object_(object), path_(std::move(path)) {
+    require(object.is_object(), "sweep record: " + where() + " is not a JSON object",
+            "each line of results.jsonl is one object as rdma_sweep writes it");
+  }
+
+  const json* find(const char* key, bool required) const {
+    const auto it = object_.find(key);
+    if (it != object_.end() && !it->is_null()) return &*it;
+    require(!required, "sweep record: field '" + path_ + key + "' is missing",
+            "every record names its test, pass, round, and the rank, host and device of both ends");
+    return nullptr;
+  }
+
+  std::string text(const char* key, bool required = false) const {
+    const json* v = find(key, required);
+    if (!v) return {};
+    require(v->is_string(), wrong(key, "a string", *v));
+    return v->get<std::string>();
+  }
+
+  std::optional<double> number(const char* key) const {
+    const json* v = find(key, false);
+    if (!v) return std::nullopt;
+    require(v->is_number(), wrong(key, "a number", *v));
+    return v->get<double>();
+  }
+
+  template <typename Int>
+  std::optional<Int> integer(const char* key, bool required = false) const {
+    const json* v = find(key, required);
+    if (!v) return std::nullopt;
+    const bool fits = std::is_signed_v<Int> ? v->is_number_integer() : v->is_number_unsigned();
+    require(fits, wrong(key, std::is_signed_v<Int> ? "an integer" : "a whole number, 0 or more", *v));
+    return v->get<Int>();
+  }
+
+  Fields object(const char* key) const { return Fields(*find(key, true), path_ + key + "."); }
+
+ private:
+  std::string where() const { return path_.empty() ? "the line" : "field '" + path_.substr(0, path_.size() - 1) + "'"; }
+  std::string wrong(const char* key, const char* expected, const json& got) const {
+    return fmt::format("sweep record: field '{}{}' should be {}, not {}", path_, key, expected, got.dump());
+  }
+
+  const json& object_;
+  std::string path_;
+};
+
+EndpointContext read_context(const Fields& f) {
+  EndpointContext c;
+  c.endpoint.rank = *f.integer<int>("rank", true);
+  c.endpoint.host = f.text("host", true);
+  c.endpoint.device = f.text("device", true);
+  c.endpoint.rail = f.integer<int>("rail").value_or(0);
+  c.port = f.integer<int>("port").value_or(1);
+  c.address = f.text("address");
+  c.gid = f.text("gid");
+  c.port_rate_gbits = f.number("port_rate_gbits");
+  c.link_layer = f.text("link_layer");
+  c.firmware = f.text("firmware");
+  c.numa_node = f.integer<int>("numa_node");
+  c.memory = f.text("memory");
+  c.gpu_relation = f.text("gpu_relation");
+  c.rdma_core = f.text("rdma_core");
+  c.kernel = f.text("kernel");
+  return c;
+}
+
+SweepPass read_pass(const Fields& f) {
+  const std::string pass = f.text("pass", true);
+  if (pass == pass_name(SweepPass::sweep)) return SweepPass::sweep;
+  require(pass == pass_name(SweepPass::retest), "sweep record: field 'pass' is '" + pass + "'",
+          "a record's pass is \"sweep\" or \"retest\"");
+  return SweepPass::retest;
+}
+
+}  // namespace
+
+std::span<const FigureField> figure_fields() { return kFigureFields; }
+
+std::string to_json_text(const EndpointContext& context) { return context_json(context).dump(); }
+
+EndpointContext context_from_json_text(const std::string& text) {
+  json parsed;
+  try {
+    parsed = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("endpoint context: not JSON (") + e.what() + ")");
+  }
+  return read_context(Fields(parsed, "endpoint."));
+}
+
+std::string_view pass_name(SweepPass pass) { return pass == SweepPass::retest ? "retest" : "sweep"; }
+
+std::string to_json_line(const SweepRecord& r) {
+  json j{{"test", r.test}, {"pass", pass_name(r.pass)}, {"round", r.round},
+         {"client", context_json(r.client)}, {"server", context_json(r.server)}, {"size_bytes", r.size_bytes}};
+  put_text(j, "pattern", r.pattern);
+  json figures = json::object();
+  for (const FigureField& f : kFigureFields) put_optional(figures, std::string(f.key).c_str(), r.figures.*f.member);
+  if (!figures.empty()) j["figures"] = std::move(figures);
+  put_text(j, "error", r.error);
+  j["seconds"] = r.seconds;
+  put_text(j, "started_utc", r.started_utc);
+  return j.dump();
+}
+
+SweepRecord from_json_line(const std::string& line) {
+  json parsed;
+  try {
+    parsed = json::parse(line);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("sweep record: not JSON (") + e.what() + ")",
+                "each line of results.jsonl is one JSON object");
+  }
+  const Fields f(parsed, "");
+  SweepRecord r;
+  r.test = f.text("test", true);
+  require(!r.test.empty(), "sweep record: field 'test' is empty", "name the test, e.g. \"write_bw\"");
+  r.pattern = f.text("pattern");
+  r.pass = read_pass(f);
+  r.round = *f.integer<std::size_t>("round", true);
+  r.client = read_context(f.object("client"));
+  r.server = read_context(f.object("server"));
+  r.size_bytes = f.integer<std::uint64_t>("size_bytes").value_or(0);
+  if (f.find("figures", false)) {
+    const Fields figures = f.object("figures");
+    for (const FigureField& ff : kFigureFields) r.figures.*ff.member = figures.number(std::string(ff.key).c_str());
+  }
+  r.error = f.text("error");
+  r.seconds = f.number("seconds").value_or(0);
+  r.started_utc = f.text("started_utc");
+  return r;
+}
+
+std::vector<SweepRecord> read_records(std::istream& in) {
+  std::vector<SweepRecord> records;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // a blank line says nothing
+    try {
+      records.push_back(from_json_line(line));
+    } catch (const Error& e) {
+      // what() already carries the hint; the line number goes in front of it.
+      throw Error("results.jsonl line " + std::to_string(number) + ": " + e.what());
+    }
+  }
+  return records;
+}
+
+}  // namespace rdmabench::sweep

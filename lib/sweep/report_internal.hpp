@@ -1,0 +1,144 @@
+#pragma once
+// The pieces behind write_report(), one file each: which figures a test has
+// (report_figures.cpp), the limits a pair is held to (report_limits.cpp),
+// the model built from the records (report_model.cpp, report_retests.cpp),
+// and one writer per output (report_csv.cpp, report_markdown.cpp,
+// report_html*.cpp, report_failures.cpp).
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmabench/sweep/report.hpp"
+#include "rdmabench/sweep/retest_outcome.hpp"
+#include "verdict_internal.hpp"
+
+namespace rdmabench::sweep::detail {
+
+// --- figures (report_figures.cpp) ---
+
+/// How the report names a figure key: {"bandwidth", "Gb/s", higher} for
+/// bw_avg_gbits, {"p99 latency", "us", lower} for lat_p99_us, ...
+Figure describe_figure(std::string_view key);
+/// The figure a test is judged on: bw_avg_gbits for *_bw, lat_p99_us for
+/// *_lat; for any other test, the first of `present` (bw_avg_gbits when none).
+std::string main_figure_key(std::string_view test, const std::vector<std::string>& present);
+/// One way a figure is written everywhere in the report: 95.2, 40.1, 3.05.
+std::string value_text(double value);
+/// "rank:host:device", the CSV's and the tables' header of an endpoint.
+std::string endpoint_label(const Endpoint& e);
+/// "write_bw-bw_avg_gbits", the name of a figure's CSV and PNG without the
+/// extension; throws rdmabench::Error for a test name that is no file name.
+std::string figure_file_stem(std::string_view test, std::string_view key);
+
+// --- limits (report_limits.cpp) ---
+
+/// The limits one matrix's pairs are held to, and the words for a miss.
+class PairLimits {
+ public:
+  PairLimits() = default;
+  PairLimits(const PairMatrix& matrix, const Figure& figure, const Thresholds& thresholds);
+
+  /// Why `value` misses the limits ("12.3 Gb/s below 0.5 x median 40.1"),
+  /// or nothing when it passes. With `count_absolute` false only the limit
+  /// relative to the other pairs counts (the fabric-slow rule).
+  std::optional<std::string> miss(double value, bool count_absolute = true) const;
+
+ private:
+  Figure figure_;
+  Thresholds thresholds_;
+  Limits limits_;
+};
+
+// --- the model (report_model.cpp, report_retests.cpp) ---
+
+struct FigureMatrix {
+  std::string key;  ///< "bw_avg_gbits"
+  Figure figure;
+  PairMatrix matrix{0};
+};
+
+/// A pass=retest record, judged against its sweep's limits.
+struct RetestRow {
+  DirectedPair pair;
+  std::optional<double> value;  ///< of the test's main figure
+  std::string error;
+  std::optional<std::string> miss;  ///< why it fails; empty when it passes
+  bool failing() const { return !error.empty() || miss.has_value(); }
+};
+
+struct TestReport {
+  std::string test;
+  std::vector<FigureMatrix> figures;  ///< every figure its records hold, in figure_fields() order
+  std::size_t main = 0;               ///< the judged one, an index into figures
+  Verdict verdict;
+  PairLimits limits;
+  bool fabric_slow = false;  ///< absolute misses are no fault of single pairs
+  std::vector<RetestRow> retests;
+  std::vector<RetestFinding> findings;  ///< one per verdict.suspects
+
+  const FigureMatrix& main_figure() const { return figures.at(main); }
+};
+
+struct ReportModel {
+  std::vector<Endpoint> endpoints;
+  std::vector<EndpointContext> contexts;  ///< per endpoint: what the records say of it
+  std::vector<TestReport> tests;
+  std::string first_started, last_started;  ///< ISO 8601 of the records, empty when none say
+};
+
+/// Position of `rank` in `endpoints`; throws rdmabench::Error naming the rank.
+EndpointIndex index_of_rank(std::span<const Endpoint> endpoints, int rank);
+
+ReportModel build_model(std::span<const SweepRecord> records, std::span<const Endpoint> endpoints,
+                        const ReportOptions& options);
+
+/// The test's pass=retest records judged, and a finding per suspect.
+void assess_retests(TestReport& test, std::span<const SweepRecord> records, std::span<const Endpoint> endpoints);
+
+// --- what the outputs share (report_text.cpp, report_retests.cpp) ---
+
+/// Why a judged pair fails ("failed to measure: <cause>", "12.3 Gb/s below
+/// 0.5 x median 40.1"), or nothing when it passes.
+std::optional<std::string> pair_failure(const TestReport& test, const PairJudgement& j);
+/// "rank 1 -> rank 3"
+std::string pair_text(const std::vector<Endpoint>& endpoints, const DirectedPair& pair);
+/// "node rank 3 (host-c mlx5_0, rail 0)", "link rank 0 (...) - rank 1 (...)"
+std::string suspect_label(const std::vector<Endpoint>& endpoints, const Suspect& suspect);
+/// The `count` worst measured pairs of the main figure, worst first.
+std::vector<PairJudgement> worst_pairs(const TestReport& test, std::size_t count);
+/// The pairs of the main figure that gave no figure, in matrix order.
+std::vector<PairJudgement> failed_pairs(const TestReport& test);
+
+// --- HTML pieces (report_html_cells.cpp) ---
+
+/// Escapes &, <, >, " and ' for text and attribute values.
+std::string html_escape(std::string_view text);
+/// The style attribute's background of a measured cell: green at the best
+/// end of the matrix's range, red at the worst (by the figure's direction).
+std::string heat_colour(double value, double worst, double best);
+/// `bytes` as base64, for data: URIs.
+std::string base64(std::string_view bytes);
+
+// --- writers ---
+
+void write_csvs(const std::filesystem::path& dir, const ReportModel& model);
+void write_markdown(const std::filesystem::path& file, const ReportModel& model, const ReportOptions& options);
+void write_html(const std::filesystem::path& dir, const ReportModel& model, const ReportOptions& options);
+/// report.html's worst and failed pairs, and its verdict and re-test
+/// sections (report_html_sections.cpp).
+void write_html_pairs(std::ostream& out, const ReportModel& model, const TestReport& test);
+void write_html_verdict(std::ostream& out, const ReportModel& model, const TestReport& test);
+/// Returns what it counted, for the binary's exit status.
+ReportSummary write_failures(const std::filesystem::path& file, const ReportModel& model);
+
+/// Opens `file` for writing or throws rdmabench::Error naming it.
+std::ofstream open_output(const std::filesystem::path& file);
+/// Flushes `out` and throws rdmabench::Error naming `file` if anything
+/// written to it was lost (a full disk).
+void finish_output(std::ofstream& out, const std::filesystem::path& file);
+
+}  // namespace rdmabench::sweep::detail

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# rdma_sweep end to end under mpirun, every rank in one lab guest.
+#   pairwise-rxe / pairwise-siw: -np 4 (write_bw and write_lat) and -np 8
+#     (write_bw) on one device; every ordered pair must be in results.jsonl
+#     with a figure, and every output file written.
+#   pairwise-2-rxe: -np 2 only (the sanitizer build's case: four ASan'ed
+#     ranks die at start in the guest's 2 GiB, unexplained as yet).
+#   patterns-rxe: -np 4 with each other pattern (ring, incast, all-to-all,
+#     bisection), their pairs run at once where the pattern says so.
+#   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
+#     the sweep must end (non-zero) within --timeout + a few seconds, with
+#     what finished in results.jsonl and the partial report written; then
+#     --resume completes it without running a finished pair again.
+# Exits 77 (skipped) outside the lab guest or without mpirun.
+set -uo pipefail
+CASE=${1:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
+SWEEP=${2:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
+HERE=$(cd "$(dirname "$0")" && pwd)
+case $CASE in
+  *-siw) DEV=${SIW_DEV:-siw0} ;;
+  *) DEV=${RXE_DEV:-rxe0} ;;
+esac
+if [ ! -e /sys/class/infiniband/$DEV ]; then
+  echo "SKIPPED: needs $DEV (run inside tools/rdma-lab)"; exit 77
+fi
+if ! command -v mpirun >/dev/null; then
+  echo "SKIPPED: no mpirun (tools/install-deps installs openmpi-bin)"; exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One guest: shared memory and loopback TCP carry MPI's own messages.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo
+# matplotlib's font cache, built once and kept where the guest can write
+# and the next boot finds it (the guest's own home is new at every boot).
+export MPLCONFIGDIR=${RDMABENCH_BUILD:-$(dirname "$SWEEP")/..}/mplconfig
+mkdir -p "$MPLCONFIGDIR"
+# RDMABENCH_SWEEP_KEEP=DIR keeps the sweeps' folders there (a shared folder,
+# to read them after the guest is gone).
+if [ -n "${RDMABENCH_SWEEP_KEEP:-}" ]; then
+  tmp=$RDMABENCH_SWEEP_KEEP; rm -rf "$tmp"; mkdir -p "$tmp"
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
+
+# One guest has 2 vCPUs: the pairs of a round share them, and a latency
+# pair's p99 is the scheduler's (milliseconds) more than the fabric's. The
+# relative limits are opened so far that only a failed pair fails a healthy
+# sweep here; tests/lab/sweep_faults_test.sh checks the verdicts.
+LAB_LIMITS=(--max-p99-multiple 100000 --min-share-of-median 0.01)
+
+# sweep NAME RANKS ARGS...: runs one sweep into $tmp/NAME, prints its wall
+# time; the exit status is rdma_sweep's.
+sweep() {
+  local name=$1 ranks=$2; shift 2
+  local started rc
+  started=$(date +%s.%N)
+  timeout 600 mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "${LAB_LIMITS[@]}" "$@"
+  rc=$?
+  echo "== $name: mpirun -np $ranks exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
+  if [ -s "$tmp/$name/failures.txt" ]; then echo "== $name: failures.txt:"; cat "$tmp/$name/failures.txt"; fi
+  return $rc
+}
+
+check_complete() {  # check_complete NAME RANKS TESTS [with-heatmaps]
+  local pngs=
+  # Heatmaps are drawn where matplotlib is installed (tools/install-deps does).
+  [ "${4:-}" = with-heatmaps ] && python3 -c "import matplotlib" 2>/dev/null && pngs=1
+  EXPECT_PNGS=$pngs python3 "$HERE/rdma_sweep_check.py" complete "$tmp/$1" "$2" "$3"
+}
+
+case $CASE in
+  pairwise-rxe|pairwise-siw)
+    # Same-host pairs are measured on purpose: all ranks share one guest.
+    sweep np4 4 --test write_bw,write_lat -n 200 || { echo "FAIL: the -np 4 sweep exited non-zero"; exit 1; }
+    check_complete np4 4 write_bw,write_lat with-heatmaps || exit 1
+    sweep np8 8 --test write_bw -n 200 --no-heatmaps || { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
+    check_complete np8 8 write_bw || exit 1
+    ;;
+  pairwise-2-rxe)
+    sweep np2 2 --test write_bw,write_lat -n 200 || { echo "FAIL: the -np 2 sweep exited non-zero"; exit 1; }
+    check_complete np2 2 write_bw,write_lat with-heatmaps || exit 1
+    ;;
+  patterns-rxe)
+    for pattern in ring incast all-to-all bisection; do
+      sweep "$pattern" 4 --test write_bw -n 100 --no-heatmaps --no-retest --pattern $pattern --root 2 --repeat 2 ||
+        { echo "FAIL: the $pattern sweep exited non-zero"; exit 1; }
+      python3 "$HERE/rdma_sweep_check.py" pattern "$tmp/$pattern" 4 "$pattern" || exit 1
+    done
+    ;;
+  rank-killed|rank-stopped)
+    signal=KILL; [ "$CASE" = rank-stopped ] && signal=STOP
+    sweep partial 4 --test write_bw -n 3000 --timeout 3 --no-heatmaps &
+    job=$!
+    # Rank 2, once the first round has started (rank 0 has said so).
+    victim=
+    for _ in $(seq 100); do
+      for pid in $(pgrep -f "$SWEEP" || true); do
+        if tr '\0' '\n' < /proc/$pid/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$pid; fi
+      done
+      [ -n "$victim" ] && [ -s "$tmp/partial/results.jsonl" ] && break
+      sleep 0.2
+    done
+    [ -n "$victim" ] || { echo "FAIL: rank 2 never started"; kill $job; exit 1; }
+    stopped_at=$(date +%s.%N)
+    kill -$signal "$victim"
+    echo "sent SIG$signal to rank 2 (pid $victim)"
+    wait $job
+    rc=$?
+    took=$(echo "$(date +%s.%N) - $stopped_at" | bc)
+    [ "$signal" = STOP ] && kill -CONT "$victim" 2>/dev/null
+    echo "the sweep ended $took s after the signal, exit status $rc"
+    [ $rc != 0 ] || { echo "FAIL: a sweep that lost a rank exited 0"; exit 1; }
+    python3 - "$took" <<'PY' || exit 1
+import sys
+took = float(sys.argv[1])
+# --timeout 3, plus the silence margin (3 s) and a few seconds of teardown.
+if took > 12: sys.exit(f"FAIL: the sweep took {took:.1f} s to end after losing a rank (limit 12)")
+PY
+    python3 "$HERE/rdma_sweep_check.py" partial "$tmp/partial" 4 write_bw || exit 1
+    # --resume finishes it: the pairs already there are not run again.
+    before=$(wc -l < "$tmp/partial/results.jsonl")
+    timeout 600 mpirun --oversubscribe -np 4 "$SWEEP" -d "$DEV" --resume "$tmp/partial" "${LAB_LIMITS[@]}" \
+      --test write_bw -n 3000 --timeout 3 --no-heatmaps || { echo "FAIL: the resumed sweep exited non-zero"; exit 1; }
+    echo "resumed: $before records before, $(wc -l < "$tmp/partial/results.jsonl") after"
+    check_complete partial 4 write_bw || exit 1
+    ;;
+  *) echo "unknown case $CASE"; exit 2 ;;
+esac
+echo "ok: $CASE"

@@ -1,0 +1,84 @@
+// results.jsonl's lines (lib/sweep/record.cpp): a record through JSON and
+// back with its empty fields left out, and bad lines named by line and field.
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "rdmabench/sweep/record.hpp"
+#include "rdmabench/verbs/error.hpp"
+#include "test_helpers.hpp"
+
+using namespace rdmabench::sweep;
+using rdmabench::test::MessageContains;
+
+namespace {
+
+SweepRecord full_record() {
+  SweepRecord r;
+  r.test = "write_lat";
+  r.pattern = "pairwise";
+  r.pass = SweepPass::retest;
+  r.round = 4;
+  r.client = {{2, "host-c", "mlx5_1", 1}, 1, "10.0.0.3", "fe80::1", 200.0, "InfiniBand", "28.39.1002", 1,
+              "cuda:0", "PIX", "44.0", "6.1.0-18-amd64"};
+  r.server.endpoint = {5, "host-f", "mlx5_1", 1};
+  r.size_bytes = 64;
+  r.figures.lat_p99_us = 2.875;
+  r.figures.lat_max_us = 11.5;
+  r.seconds = 1.25;
+  r.started_utc = "2026-11-30T09:00:03Z";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep record survives JSON and back", "[sweep]") {
+  const SweepRecord r = full_record();
+  const std::string line = to_json_line(r);
+  CHECK(line.find('\n') == std::string::npos);
+  CHECK(line.find("\"error\"") == std::string::npos);        // empty: left out
+  CHECK(line.find("\"bw_avg_gbits\"") == std::string::npos);  // absent: left out
+  CHECK(line.find("\"pass\":\"retest\"") != std::string::npos);
+  const SweepRecord back = from_json_line(line);
+  CHECK(back.test == "write_lat");
+  CHECK(back.pattern == "pairwise");
+  CHECK(back.pass == SweepPass::retest);
+  CHECK(back.round == 4);
+  CHECK(back.client.endpoint.rank == 2);
+  CHECK(back.client.endpoint.rail == 1);
+  CHECK(back.client.address == "10.0.0.3");
+  CHECK(back.client.port_rate_gbits == 200.0);
+  CHECK(back.client.numa_node == 1);
+  CHECK(back.client.gpu_relation == "PIX");
+  CHECK(back.client.kernel == "6.1.0-18-amd64");
+  CHECK(back.server.endpoint.host == "host-f");
+  CHECK_FALSE(back.server.port_rate_gbits);
+  CHECK(back.server.firmware.empty());
+  CHECK(back.size_bytes == 64);
+  CHECK(back.figures.lat_p99_us == 2.875);
+  CHECK(back.figures.lat_max_us == 11.5);
+  CHECK_FALSE(back.figures.lat_avg_us);
+  CHECK(back.measured());
+  CHECK(back.seconds == 1.25);
+  CHECK(back.started_utc == r.started_utc);
+  CHECK(to_json_line(back) == line);
+}
+
+TEST_CASE("a bad results.jsonl line is named with its field", "[sweep]") {
+  std::string good = to_json_line(full_record());
+  std::istringstream missing(good + "\n\n" + R"({"test":"write_bw","pass":"sweep","round":0,"client":{"rank":1,"host":"a","device":"d"},"server":{"host":"b","device":"d"}})");
+  REQUIRE_THROWS_MATCHES(read_records(missing), rdmabench::Error,
+                         MessageContains("results.jsonl line 3: sweep record: field 'server.rank' is missing"));
+  const std::string wrong_type = R"({"test":"write_bw","pass":"sweep","round":"two"})";
+  REQUIRE_THROWS_MATCHES(from_json_line(wrong_type), rdmabench::Error,
+                         MessageContains("field 'round' should be a whole number, 0 or more, not \"two\""));
+  const std::string wrong_pass = R"({"test":"write_bw","pass":"again","round":0})";
+  REQUIRE_THROWS_MATCHES(from_json_line(wrong_pass), rdmabench::Error, MessageContains("field 'pass' is 'again'"));
+  std::string bad_figure = good;
+  bad_figure.replace(bad_figure.find("2.875"), 5, "\"fast\"");
+  REQUIRE_THROWS_MATCHES(from_json_line(bad_figure), rdmabench::Error,
+                         MessageContains("field 'figures.lat_p99_us' should be a number"));
+  REQUIRE_THROWS_MATCHES(from_json_line("{\"test\":"), rdmabench::Error, MessageContains("not JSON"));
+}

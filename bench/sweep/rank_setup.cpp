@@ -48,7 +48,6 @@ RankSetup prepare_rank(int rank, int local_rank, const std::string& host, const 
                                 addresses.size(), local_rank));
       address = addresses[static_cast<std::size_t>(local_rank)];
     }
-    const std::string device = setup.me.endpoint.device;
     setup.me = describe_endpoint(setup.me.endpoint, address);
     setup.tests = parse_tests(options, setup.me);
     // Every test of a rank uses the same --mem.

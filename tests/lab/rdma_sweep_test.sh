@@ -4,7 +4,7 @@
 #     read_lat) and -np 8 (write_bw) on one device; every ordered pair must
 #     be in results.jsonl with a figure, and every output file written.
 #   pairwise-2-rxe: -np 2 only (the sanitizer build's case: four ASan'ed
-#     ranks die at start in the guest's 2 GiB, unexplained as yet).
+#     ranks, about 520 MB each, overrun the guest's 2 GiB).
 #   patterns-rxe: -np 4 with each other pattern (ring, incast, all-to-all,
 #     bisection), their pairs run at once where the pattern says so.
 #   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;

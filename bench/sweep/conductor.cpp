@@ -150,6 +150,13 @@ void Conductor::run_round(const RoundOrder& order) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   show_progress(order);
+  // A report after every round, so that a sweep ended from outside (a rank
+  // died, the job's time ran out) leaves one of what finished; the final
+  // report replaces it.
+  report({fmt::format("Incomplete sweep: {} of {} planned pairs finished when this was written, after {} "
+                      "round {} of {}; the sweep was still running.",
+                      pairs_done_, pairs_planned_, order.test, order.round + 1, order.rounds)},
+         /*with_heatmaps=*/false);
 }
 
 void Conductor::run_orders(const std::vector<RoundOrder>& orders) {
@@ -172,17 +179,24 @@ std::vector<RoundOrder> Conductor::plan_retests() {
 void Conductor::give_up(const std::string& why) {
   results_.flush();
   std::cerr << "rdma_sweep: error: " << why << "\n";
+  if (termination_requested.load()) {
+    // The launcher kills us a moment after its SIGTERM: rewriting the report
+    // now could leave it half-written. The one of the last finished round
+    // stays, and says the sweep was incomplete then.
+    std::cerr << fmt::format("rdma_sweep: the report of the rounds that finished is in {}\n", rank_.options.out_dir);
+    std::cerr.flush();
+    std::_Exit(3);
+  }
   const std::string note = fmt::format("Incomplete sweep: {}. {} of {} planned pairs finished.", why,
                                        pairs_done_, pairs_planned_);
   try {
-    report({note}, rank_.options.heatmaps && !termination_requested.load());
+    report({note}, rank_.options.heatmaps);
     std::cerr << fmt::format("rdma_sweep: wrote the partial report of {} pairs to {}\n", records_.size(),
                              rank_.options.out_dir);
   } catch (const std::exception& e) {
     std::cerr << "rdma_sweep: error: the partial report failed too: " << e.what() << "\n";
   }
   std::cerr.flush();
-  if (termination_requested.load()) std::_Exit(3);
   MPI_Abort(MPI_COMM_WORLD, 3);
   std::_Exit(3);
 }

@@ -113,6 +113,20 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
   return c;
 }
 
+std::string gpu_relation_of(const MemoryChoice& memory, const std::string& device) {
+  if (!memory.is_cuda()) return {};
+  if (memory.cuda_bus_id.empty())
+    return fmt::format("CUDA device {} (its PCI place is known once a run opens it)", memory.cuda_device);
+  const Topology topology = scan_topology();
+  const RdmaDevice* nic = find_rdma_device(topology, device);
+  for (const auto& gpu : topology.gpus) {
+    if (gpu.pci.address != memory.cuda_bus_id) continue;
+    const auto relation = nic ? relationship(gpu, *nic) : std::nullopt;
+    return relation ? to_string(*relation) : "unknown (no PCI path to " + device + ")";
+  }
+  return "unknown: GPU " + memory.cuda_bus_id + " is not in sysfs";
+}
+
 std::vector<std::string> resolve_auto_gpu(std::vector<std::string> pair_args, const std::string& device) {
   for (std::size_t i = 0; i < pair_args.size(); ++i) {
     std::string& arg = pair_args[i];

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/memory/memory.hpp"
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/verbs/transport.hpp"
 
@@ -28,6 +29,11 @@ std::optional<double> parse_port_rate(const std::string& sysfs_rate);
 
 /// The host's RDMA devices, by name.
 std::vector<std::string> host_rdma_devices();
+
+/// How the GPU of `memory` reaches `device` ("PIX", "SYS", ...), for a
+/// choice by PCI address; empty for host memory; for a CUDA ordinal, says
+/// that its PCI place is only known once a run opens it.
+std::string gpu_relation_of(const MemoryChoice& memory, const std::string& device);
 
 /// --mem cuda:auto: "--mem cuda --cuda-bus-id ADDR" for the NVIDIA GPU
 /// closest to `device` by PCI topology; throws rdmabench::Error when the

@@ -48,11 +48,12 @@ RankSetup prepare_rank(int rank, int local_rank, const std::string& host, const 
                                 addresses.size(), local_rank));
       address = addresses[static_cast<std::size_t>(local_rank)];
     }
-    const std::string device = setup.me.endpoint.device;
     setup.me = describe_endpoint(setup.me.endpoint, address);
     setup.tests = parse_tests(options, setup.me);
     // Every test of a rank uses the same --mem.
-    setup.me.memory = setup.tests.begin()->second.side.memory.name();
+    const MemoryChoice& memory = setup.tests.begin()->second.side.memory;
+    setup.me.memory = memory.name();
+    setup.me.gpu_relation = gpu_relation_of(memory, setup.me.endpoint.device);
   } catch (const std::exception& e) {
     setup.error = fmt::format("rank {} ({}): {}", rank, host, e.what());
   }

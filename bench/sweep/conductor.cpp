@@ -29,6 +29,7 @@ Clock::duration silence_limit(const SweepOptions& options) {
 class Conductor {
  public:
   Conductor(const SweepRank& rank, Mailbox& mail) : rank_(rank), mail_(mail) {
+    for (const auto& e : rank.everyone) endpoints_.push_back(e.endpoint);
     last_heard_.assign(static_cast<std::size_t>(rank.world.size), Clock::now());
     done_.assign(last_heard_.size(), std::nullopt);
   }
@@ -51,6 +52,7 @@ class Conductor {
 
   const SweepRank& rank_;
   Mailbox& mail_;
+  std::vector<sweep::Endpoint> endpoints_;  ///< by rank
   std::ofstream results_;
   std::vector<sweep::SweepRecord> records_;
   std::vector<Clock::time_point> last_heard_;
@@ -165,11 +167,9 @@ void Conductor::run_orders(const std::vector<RoundOrder>& orders) {
 }
 
 std::vector<RoundOrder> Conductor::plan_retests() {
-  std::vector<sweep::Endpoint> endpoints;
-  for (const auto& e : rank_.everyone) endpoints.push_back(e.endpoint);
   std::vector<RoundOrder> orders;
   for (const auto& [test, verdict] :
-       sweep::judge_records(records_, endpoints, report_options(rank_.options, rank_.everyone, {}))) {
+       sweep::judge_records(records_, endpoints_, report_options(rank_.options, rank_.everyone, {}))) {
     auto rounds = plan_retest(test, verdict.retest, epoch_ + static_cast<std::uint32_t>(orders.size()));
     orders.insert(orders.end(), rounds.begin(), rounds.end());
   }
@@ -205,9 +205,7 @@ int Conductor::run() {
   load_earlier_results();
   results_.open(std::filesystem::path(rank_.options.out_dir) / "results.jsonl", std::ios::app);
   if (!results_) throw Error(fmt::format("cannot write {}/results.jsonl", rank_.options.out_dir));
-  std::vector<sweep::Endpoint> endpoints;
-  for (const auto& e : rank_.everyone) endpoints.push_back(e.endpoint);
-  const auto schedule = sweep::build_schedule(endpoints, rank_.options.schedule);
+  const auto schedule = sweep::build_schedule(endpoints_, rank_.options.schedule);
   const auto orders = plan_sweep(rank_.options.tests, schedule, measured_pairs(records_), 0);
   epoch_ = static_cast<std::uint32_t>(orders.size());
   run_orders(orders);

@@ -14,6 +14,7 @@
 
 #include "rdmabench/sweep/report.hpp"
 #include "rdmabench/sweep/retest_outcome.hpp"
+#include "value_text.hpp"
 #include "verdict_internal.hpp"
 
 namespace rdmabench::sweep::detail {
@@ -26,8 +27,6 @@ Figure describe_figure(std::string_view key);
 /// The figure a test is judged on: bw_avg_gbits for *_bw, lat_p99_us for
 /// *_lat; for any other test, the first of `present` (bw_avg_gbits when none).
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present);
-/// One way a figure is written everywhere in the report: 95.2, 40.1, 3.05.
-std::string value_text(double value);
 /// "rank:host:device", the CSV's and the tables' header of an endpoint.
 std::string endpoint_label(const Endpoint& e);
 /// "write_bw-bw_avg_gbits", the name of a figure's CSV and PNG without the

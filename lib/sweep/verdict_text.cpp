@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "value_text.hpp"
 #include "verdict_internal.hpp"
 
 namespace rdmabench::sweep::detail {
@@ -16,7 +17,7 @@ constexpr std::size_t kQuotedPairs = 3;
 
 std::string figure_text(const PairJudgement& j, const Figure& figure) {
   if (j.state == CellState::failed) return "failed (" + j.cause + ")";
-  return fmt::format("{:.1f} {}", j.value, figure.unit);
+  return value_text(j.value) + " " + figure.unit;
 }
 
 std::string quoted_pairs(const std::vector<PairJudgement>& evidence, std::span<const Endpoint> endpoints,
@@ -47,10 +48,10 @@ std::pair<std::size_t, std::size_t> others_passing(const std::vector<PairJudgeme
 
 std::string fabric_sentence(const Suspect& s, const Figure& figure, const Limits& limits) {
   return fmt::format(
-      "the fabric as a whole is slow: all {} measured pairs are {} the limit of {:.1f} {} ({} median {:.1f} {}) "
+      "the fabric as a whole is slow: all {} measured pairs are {} the limit of {} {} ({} median {} {}) "
       "and none stands out from the others, so no single node or link is to blame",
-      s.evidence.size(), limits.better == Better::higher ? "below" : "above", limits.absolute.value_or(0),
-      figure.unit, figure.name, limits.median.value_or(0), figure.unit);
+      s.evidence.size(), limits.better == Better::higher ? "below" : "above", value_text(limits.absolute.value_or(0)),
+      figure.unit, figure.name, value_text(limits.median.value_or(0)), figure.unit);
 }
 
 std::string sentence(const Suspect& s, std::span<const Endpoint> endpoints, const Figure& figure,

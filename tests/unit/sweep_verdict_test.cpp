@@ -59,6 +59,22 @@ TEST_CASE("a healthy fabric has no suspects and nothing to re-test", "[sweep]") 
   REQUIRE(v.median.value() == Approx(97.05).margin(0.1));
 }
 
+TEST_CASE("a slow lab fabric's figures keep three significant digits in the sentence", "[sweep]") {
+  // The lab's emulated pairs run at hundredths of a Gb/s; one decimal would
+  // quote every slow pair as "0.0 Gb/s".
+  const auto endpoints = hosts(6);
+  PairMatrix m(6);  // full()'s spread of hundredths would swamp these figures
+  for (EndpointIndex c = 0; c < 6; ++c)
+    for (EndpointIndex s = 0; s < 6; ++s)
+      if (c != s) m.record(c, s, (c == 5 || s == 5 ? 0.0106 : 0.0536) + 0.0001 * static_cast<double>(c + s));
+  Thresholds relative_only;
+  relative_only.min_share_of_median = 0.5;
+  const Verdict v = judge(m, endpoints, kBandwidth, relative_only);
+  REQUIRE(v.suspects.size() == 1);
+  REQUIRE_THAT(v.suspects[0].sentence, Catch::Contains("->rank 5 0.0") && !Catch::Contains(" 0.0 Gb/s"));
+  REQUIRE_THAT(v.suspects[0].sentence, Catch::Matches(".*rank [0-4]->rank 5 0\\.0[1-9][0-9]* Gb/s.*"));
+}
+
 TEST_CASE("one bad node: its pairs fail, its partners pass elsewhere", "[sweep]") {
   const auto endpoints = hosts(8);
   const PairMatrix m = full(8, [](auto c, auto s) { return c == 3 || s == 3 ? 41.0 : 97.0; });

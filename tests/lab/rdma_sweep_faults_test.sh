@@ -2,7 +2,8 @@
 # rdma_sweep must name exactly the node and the link that are bad. In one
 # lab guest, six "hosts" (a veth, an address and an rxe device each:
 # tests/lab/sweep_faults.sh says why not IP aliases), one rank each; host 6
-# is made slow (netem rate on its veth) and the link between hosts 1 and 2
+# is made slow (a 30 ms round trip: netem delay on its veth, with -t 4 in
+# flight) and the link between hosts 1 and 2
 # is cut (its RDMA packets dropped both ways). A pairwise write_bw sweep with
 # its re-test pass must exit non-zero and name: node rank 5, link rank 0 -
 # rank 1, and no other suspect. RDMABENCH_SWEEP_KEEP=DIR keeps the report.
@@ -26,31 +27,25 @@ fi
 # shellcheck source=sweep_faults.sh
 source "$HERE/sweep_faults.sh"
 trap 'sweep_remove_hosts >/dev/null 2>&1' EXIT
-# The slow node: netem on its veth (one run measured its pairs at 0.047 Gb/s
-# against a median of 0.11).
-export SWEEP_SLOW_RATE=${SWEEP_SLOW_RATE:-5mbit}
 sweep_add_hosts $HOSTS || { echo "FAIL: could not make $HOSTS hosts"; exit 1; }
 sweep_slow_node "${SWEEP_ADDRS[5]}" || { echo "FAIL: could not slow host 6"; exit 1; }
 sweep_break_link "${SWEEP_ADDRS[0]}" "${SWEEP_ADDRS[1]}" || { echo "FAIL: could not cut hosts 1-2"; exit 1; }
 devices=$(IFS=,; echo "${SWEEP_DEVS[*]}")
 addresses=$(IFS=,; echo "${SWEEP_ADDRS[*]}")
 
-# sweep_once: the sweep into $out; then whether the slow node was slowed at
-# all (netem under TCG does not always hold): its pairs' median must be
-# below half the others'. The verdict is only judged on a sweep where it was.
-sweep_once() {
-  local started rc
-  rm -rf "$out"
-  started=$(date +%s.%N)
-  # Each rank has a device of its own, so each is on a rail of its own:
-  # --cross-rail pairs them all.
-  timeout 900 mpirun --oversubscribe -np $HOSTS "$SWEEP" --devices "$devices" --addresses "$addresses" \
-    --cross-rail --test write_bw -s 16K -n 200 --timeout 5 --out "$out"
-  rc=$?
-  echo "== mpirun -np $HOSTS exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
-  echo "== failures.txt:"; cat "$out/failures.txt"
-  [ $rc != 0 ] || { echo "FAIL: a sweep with a slow node and a cut link exited 0"; exit 1; }
-  python3 - "$out/write_bw-bw_avg_gbits.csv" <<'PY'
+started=$(date +%s.%N)
+# Each rank has a device of its own, so each is on a rail of its own:
+# --cross-rail pairs them all. -t 4: the slow node's delay caps what a pair
+# moves per round trip (sweep_faults.sh).
+timeout 900 mpirun --oversubscribe -np $HOSTS "$SWEEP" --devices "$devices" --addresses "$addresses" \
+  --cross-rail --test write_bw -s 16K -n 200 -t 4 --timeout 5 --out "$out"
+rc=$?
+echo "== mpirun -np $HOSTS exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
+echo "== failures.txt:"; cat "$out/failures.txt"
+[ $rc != 0 ] || { echo "FAIL: a sweep with a slow node and a cut link exited 0"; exit 1; }
+# How far the slow node was below the others, for the log (and for whoever
+# reads a failure below: a ratio near 1 means the delay did not act).
+python3 - "$out/write_bw-bw_avg_gbits.csv" <<'PY'
 import csv, statistics, sys
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 slow, other = [], []
@@ -63,11 +58,7 @@ for c, row in enumerate(rows):
         (slow if 5 in (c, s) else other).append(value)
 ratio = statistics.median(slow) / statistics.median(other)
 print(f"slow node's pairs: median {statistics.median(slow):.3g} Gb/s, the others {statistics.median(other):.3g}: ratio {ratio:.2f}")
-sys.exit(0 if ratio < 0.5 else 1)
 PY
-}
-sweep_once || { echo "the slow node was not slowed this time (netem): one more sweep"; sweep_once; } ||
-  { echo "FAIL: netem did not slow host 6 in two sweeps"; exit 1; }
 python3 - "$out/failures.txt" <<'PY' || exit 1
 import re, sys
 suspects = [line for line in open(sys.argv[1]) if line.startswith("SUSPECT")]

@@ -6,7 +6,7 @@
 #
 #   source tests/lab/sweep_faults.sh
 #   sweep_add_hosts 4           # prints "ADDR DEVICE GID_INDEX" per host
-#   sweep_slow_node 10.0.9.4    # every pair touching .4 runs at SWEEP_SLOW_RATE
+#   sweep_slow_node 10.0.9.4    # every packet to or from .4 delayed SWEEP_SLOW_DELAY
 #   sweep_break_link 10.0.9.1 10.0.9.2   # RDMA between .1 and .2 dropped
 #   sweep_clear_faults          # both undone, the hosts stay
 #   sweep_remove_hosts          # everything undone
@@ -20,7 +20,7 @@
 # address and one rxe device, the veths' peers joined by a bridge, and policy
 # routing sends traffic between two local addresses out of the source's veth
 # instead of through lo. Then a host's packets cross real netdevs, where tc
-# can act on them: a "slow node" is netem on both ends of its veth, a "broken
+# can act on them: a "slow node" is a netem delay on both ends of its veth, a "broken
 # link" is a u32 drop of the two addresses on the two veths.
 #
 # Host i (1-based): address $SWEEP_SUBNET.i on veth swh<i> (peer swp<i> in
@@ -35,7 +35,7 @@
 # gets the destination's own address and device, through lo, unfaulted.
 
 SWEEP_SUBNET=${SWEEP_SUBNET:-10.0.9}      # a /24 of its own, not eth0's
-SWEEP_SLOW_RATE=${SWEEP_SLOW_RATE:-50mbit} # unshaped pairs made 160-370 Mbit/s
+SWEEP_SLOW_DELAY=${SWEEP_SLOW_DELAY:-15ms} # each way: a 30 ms round trip
 SWEEP_WAIT_S=${SWEEP_WAIT_S:-10}          # bound on waiting for a GID or port
 SWEEP_LINK_TYPE=${SWEEP_LINK_TYPE:-rxe}   # or siw: devices swsiw<i>, see below
 SWEEP_BRIDGE=swbr0
@@ -149,18 +149,23 @@ sweep_fault_root() {
   tc qdisc add dev "$1" root handle 1: prio bands 3 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 }
 
-# sweep_slow_node ADDR: netem rate on the host's veth (what it sends) and on
-# its bridge-side peer (what it receives), so every pair touching it is slow,
-# in either direction, and no other pair is. Rate rather than delay: with 128
-# writes of 64 KiB in flight a delay long enough to cut bandwidth would pass
-# the RC ack timeout. The queue limit holds a whole window (8 MiB), because
-# drops would turn a slow node into a lossy one.
+# sweep_slow_node ADDR: a netem delay on the host's veth (what it sends) and
+# on its bridge-side peer (what it receives), so every pair touching it has a
+# round trip of twice SWEEP_SLOW_DELAY, in either direction, and no other pair
+# has. Its bandwidth is then at most what a pair keeps in flight per round
+# trip: with -t 8 writes of 16 KiB and 30 ms, 4.4 MB/s (0.035 Gb/s), where
+# the unslowed pairs made 0.09-0.3 Gb/s. Delay rather than netem's rate: under
+# the lab's emulated CPU a rate did not hold (5 and 50 Mbit/s set, about
+# 40-47 Mbit/s measured either way), so whether the node came out below half
+# the median depended on how busy the machine was. The round trip must stay
+# well under the RC ack timeout (-u 14: 67 ms), or the delay would read as
+# loss. The queue limit holds a whole window: drops would make it lossy.
 sweep_slow_node() {
   local i d
   i=$(sweep_host_of "${1:-}") || return 1
   for d in "swh$i" "swp$i"; do
     sweep_fault_root "$d" &&
-      tc qdisc replace dev "$d" parent 1:1 handle 10: netem rate "$SWEEP_SLOW_RATE" limit 100000 ||
+      tc qdisc replace dev "$d" parent 1:1 handle 10: netem delay "$SWEEP_SLOW_DELAY" limit 100000 ||
       { sweep_log "slowing $d failed"; return 1; }
   done
 }

@@ -88,7 +88,7 @@ hosts_and_faults() {
   echo "ready in $(secs_since "$start") s; SWEEP_HOSTS=$SWEEP_HOSTS"
   host_pair "normal 1 -> 2" 1 2; local base=$LAST_BW
   host_pair "normal 3 -> 4" 3 4
-  echo "== slow node ${SWEEP_ADDRS[3]} (netem rate $SWEEP_SLOW_RATE)"
+  echo "== slow node ${SWEEP_ADDRS[3]} (netem delay $SWEEP_SLOW_DELAY each way)"
   sweep_slow_node "${SWEEP_ADDRS[3]}" || return 1
   host_pair "slow: 1 -> 4" 1 4; echo "    ratio to normal 1 -> 2: $(ratio "$LAST_BW" "$base")"
   host_pair "slow: 4 -> 2" 4 2; echo "    ratio to normal 1 -> 2: $(ratio "$LAST_BW" "$base")"

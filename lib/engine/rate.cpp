@@ -77,6 +77,7 @@ Rate parse_rate(std::string_view text) {
   if (!std::isfinite(number)) reject(text, "the rate must be a finite number");
   if (number <= 0) reject(text, "the rate must be above zero");
   const Rate rate{number * spelling->scale, spelling->unit};
+  if (!std::isfinite(rate.value)) reject(text, "the number is out of range");  // 1e308Gbps
   if (rate.unit == RateUnit::messages_per_second && rate.value > kMaxMessagesPerSecond)
     reject(text, fmt::format("that is above the limit of {:g} messages per second", kMaxMessagesPerSecond));
   return rate;

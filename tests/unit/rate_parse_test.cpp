@@ -71,6 +71,8 @@ TEST_CASE("Rate: text without a leading number is refused", "[rate]") {
     REQUIRE_THROWS_MATCHES(parse_rate(text), rdmabench::Error, MessageContains("expected a number first"));
   }
   REQUIRE_THROWS_MATCHES(parse_rate("1e999pps"), rdmabench::Error, MessageContains("out of range"));
+  // Finite as written, infinite once the prefix is applied.
+  REQUIRE_THROWS_MATCHES(parse_rate("1e308Gbps"), rdmabench::Error, MessageContains("out of range"));
 }
 
 TEST_CASE("Rate: zero, negative and non-finite rates are refused", "[rate]") {

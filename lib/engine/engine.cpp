@@ -166,6 +166,9 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
                               : "one-way (round trip / 2)";
+  if (latency && s.pacing)
+    c.latency_kind = fmt::format("response time: {} from its intended send time, open loop at {} (burst {}, up to {} in flight)",
+                                 c.latency_kind, format_rate(s.pacing->rate), s.pacing->burst, s.spec.tx_depth);
   return c;
 }
 

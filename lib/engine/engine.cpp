@@ -140,7 +140,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.memory_registration = to_string(s.registration);
   c.remote_memory = s.remote_memory;
   c.clock = clock.description;
-  c.tx_depth = latency ? 1 : s.spec.tx_depth;
+  c.tx_depth = latency && !s.pacing ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
   c.inline_reason = s.inline_reason;
   c.relaxed_local = s.relaxed_local;

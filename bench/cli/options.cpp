@@ -40,6 +40,8 @@ namespace {
 
 /// Raw values of the options not taken from the table of test parameters.
 struct RawOptions {
+  std::string rate;
+  long long burst = -1;
   std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, numa = "auto",
       relaxed_ordering = "on";
   long long cpu = -1;
@@ -151,7 +153,13 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults) 
   po::options_description test("Test");
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", defaults.sizes.front()).c_str())
-      ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two");
+      ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
+      ("rate", po::value(&raw.rate),
+       "open loop (read and atomic latency, client): send R messages per second on a fixed schedule "
+       "(a bare number, or 200kpps, 1Mpps, ...), up to -t in flight (default 16 with --rate), and count "
+       "each latency from the message's intended send time")
+      ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
+       "catching up after a stall (default 1)");
   declare_table_options(test, OptionGroup::test, defaults);
   return test;
 }
@@ -269,6 +277,36 @@ void apply_sizes(const RawOptions& raw, const po::variables_map& vm, const Bench
   if (spec.duration_s) spec.warmup = 0;  // a timed run leaves out its first tenth instead
 }
 
+/// --rate and --burst: open loop, so far for the latency tests whose server
+/// takes no part (reads, atomics), on the client that sends.
+void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
+  if (raw.rate.empty()) {
+    if (raw.burst != -1) throw UsageError("--burst applies with --rate; give both, or neither");
+    return;
+  }
+  const bool paced_kind = kind.measurement == Measurement::latency &&
+                          (kind.operation == Operation::read || kind.operation == Operation::atomic);
+  if (!paced_kind)
+    throw UsageError(fmt::format("--rate does not apply to {} yet: open loop runs in rdma_read_lat and "
+                                 "rdma_atomic_lat, whose server takes no part in the loop",
+                                 kind.name));
+  if (!cl.is_client())
+    throw UsageError("--rate applies to the client, which sends on the schedule; the server of a read "
+                     "or atomic test takes no part: drop it there");
+  Pacing pacing;
+  try {
+    pacing.rate = parse_rate(raw.rate);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  if (raw.burst != -1) require_range("--burst", raw.burst, 1LL, 65536LL);
+  pacing.burst = raw.burst == -1 ? 1 : static_cast<std::uint64_t>(raw.burst);
+  // One in flight would make a stall hold back the schedule behind it, as
+  // a closed loop does; the depth bounds how far the run may run ahead.
+  if (!given(vm, "tx_depth")) cl.spec.tx_depth = 16;
+  cl.pacing = pacing;
+}
+
 /// --output: the one figure this kind of test can print.
 void apply_bare_output(const RawOptions& raw, const BenchmarkKind& kind, CommandLine& cl) {
   if (raw.output.empty()) return;
@@ -319,6 +357,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   apply_table_options(vm, cl.spec);
   apply_sizes(raw, vm, kind, cl.spec);
   apply_bare_output(raw, kind, cl);
+  apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);
   return cl;
 }

@@ -13,6 +13,7 @@
 #include "rdmabench/report/report.hpp"
 #include "rdmabench/control/session.hpp"
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/engine/pacing.hpp"
 
 namespace rdmabench::cli {
 
@@ -38,6 +39,7 @@ struct CommandLine {
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
   CpuPlacementRequest placement;  ///< --cpu, --numa
+  std::optional<Pacing> pacing;   ///< client: --rate, --burst (open-loop latency)
   bool show_help = false;
   bool show_version = false;
   std::string help_text;

@@ -109,6 +109,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   };
   if (cl.is_client()) {
     Session session = connect_to_server(cl.side, cl.spec, notice);
+    session.pacing = cl.pacing;
     run_session(session);
   } else {
     Server server(cl.side, cl.spec, notice);

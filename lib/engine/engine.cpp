@@ -140,7 +140,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.memory_registration = to_string(s.registration);
   c.remote_memory = s.remote_memory;
   c.clock = clock.description;
-  c.tx_depth = latency ? 1 : s.spec.tx_depth;
+  c.tx_depth = latency && !s.pacing ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
   c.inline_reason = s.inline_reason;
   c.relaxed_local = s.relaxed_local;
@@ -166,6 +166,9 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
                               : "one-way (round trip / 2)";
+  if (latency && s.pacing)
+    c.latency_kind = fmt::format("response time: {} from its intended send time, open loop at {} (burst {}, up to {} in flight)",
+                                 c.latency_kind, format_rate(s.pacing->rate), s.pacing->burst, s.spec.tx_depth);
   return c;
 }
 

@@ -86,6 +86,10 @@ SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const Cl
 /// (the client's side; the server's side returns no figures).
 SizeResult measure_round_trip_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
+/// The same with --rate: open loop, up to -t in flight, response time from
+/// each message's intended send time (loops/open_loop_latency.cpp).
+SizeResult measure_open_loop_round_trip(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
 /// Send latency: ping-pong of sends, round trip / 2; both sides measure.
 SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 

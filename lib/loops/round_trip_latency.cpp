@@ -40,6 +40,7 @@ void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Record
 SizeResult measure_round_trip_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r = result_header(s, bytes);
   if (s.role == Role::server) return r;  // passive: nothing to time
+  if (s.pacing) return measure_open_loop_round_trip(s, bytes, clock);
 
   const auto op = prepare_operation(s, bytes);
   Watchdog dog(*s.peer, s.timeout, "the completion");

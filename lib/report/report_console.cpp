@@ -75,6 +75,7 @@ class ConsoleReporter final : public Reporter {
       if (r.histogram_relative_error)
         fmt::print(out_, "          percentiles within {:.2f}% (histogram); min, max, mean exact\n",
                    *r.histogram_relative_error * 100);
+      if (r.open_loop) print_open_loop(*r.open_loop);
     } else if (r.bandwidth && r.server_bandwidth) {
       print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)");
       print_bandwidth(r, *r.bandwidth, "  client -> server");
@@ -110,6 +111,27 @@ class ConsoleReporter final : public Reporter {
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
       fmt::print(out_, "          per QP average[{}]:{}\n", context_.report_gbits ? "Gb/sec" : "MB/sec", each);
     }
+  }
+
+  /// Under the response-time row: the schedule kept, the service time, and
+  /// how many messages left late.
+  void print_open_loop(const OpenLoopFigures& o) {
+    fmt::print(out_, "          open loop: target {}, achieved {:.6g} msg/s ({:.2f}% of target), burst {}\n",
+               o.target, o.achieved_per_s, o.ratio() * 100, o.burst);
+    const LatencySummary& v = o.service;
+    fmt::print(out_,
+               "          service time (from the post) [usec]: min {:.2f} median {:.2f} p99 {:.2f} "
+               "p99.9 {:.2f} p99.99 {:.2f} max {:.2f}\n",
+               v.min, v.median, v.p99, v.p99_9, v.p99_99, v.max);
+    if (o.lateness)
+      fmt::print(out_, "          late: {} messages left more than {:.2f} usec after their time "
+                       "(by median {:.2f}, max {:.2f} usec)\n",
+                 o.late, o.late_threshold_us, o.lateness->median, o.lateness->max);
+    else
+      fmt::print(out_, "          late: none left more than {:.2f} usec after its time\n", o.late_threshold_us);
+    if (o.not_sent)
+      fmt::print(out_, "          not sent: {} messages of the window's schedule were still unsent when -D ended\n",
+                 o.not_sent);
   }
 
   void print_cpu(const char* side, const std::optional<CpuUsage>& cpu) {
@@ -150,6 +172,7 @@ class SamplesReporter final : public Reporter {
   explicit SamplesReporter(std::ostream& out) : out_(out) {}
   void begin(const RunContext& c) override { context_ = c; }
   void size_done(const SizeResult& r) override {
+    if (!r.message_times.empty()) return print_message_times(r);
     if (r.latency_samples_us.empty()) return;
     fmt::print(out_, "# {} {}: {} bytes, {} samples, {} in usec\n", context_.test, context_.role,
                r.bytes, r.latency_samples_us.size(), context_.latency_kind);
@@ -158,6 +181,19 @@ class SamplesReporter final : public Reporter {
   }
 
  private:
+  /// An open-loop run: each message's three times, so that any percentile,
+  /// CDF or time series can be recomputed (docs/methodology.md shows how).
+  void print_message_times(const SizeResult& r) {
+    fmt::print(out_,
+               "# {} {}: {} bytes, {} messages, open loop; usec from the first message's intended "
+               "send: intended posted completed (response = completed - intended, service = "
+               "completed - posted)\n",
+               context_.test, context_.role, r.bytes, r.message_times.size());
+    for (const MessageTimes& m : r.message_times)
+      fmt::print(out_, "{:.3f} {:.3f} {:.3f}\n", m.intended_us, m.posted_us, m.completed_us);
+    out_.flush();
+  }
+
   std::ostream& out_;
   RunContext context_;
 };

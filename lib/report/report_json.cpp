@@ -81,6 +81,30 @@ nlohmann::json to_json(const BandwidthFigures& b) {
   return j;
 }
 
+namespace {
+
+nlohmann::json to_json(const LatencySummary& l) {
+  return {{"min", l.min},       {"max", l.max},       {"mean", l.mean},   {"stdev", l.stdev},
+          {"median", l.median}, {"p90", l.p90},       {"p99", l.p99},     {"p99_9", l.p99_9},
+          {"p99_99", l.p99_99}, {"samples", l.count}};
+}
+
+/// "latency" holds the response time; this, what is beside it.
+nlohmann::json to_json(const OpenLoopFigures& o) {
+  nlohmann::json j = {{"target", o.target},
+                      {"target_msg_per_s", o.target_per_s},
+                      {"achieved_msg_per_s", o.achieved_per_s},
+                      {"achieved_to_target", o.ratio()},
+                      {"burst", o.burst},
+                      {"service_usec", to_json(o.service)},
+                      {"late", {{"messages", o.late}, {"threshold_usec", o.late_threshold_us}}},
+                      {"not_sent", o.not_sent}};
+  if (o.lateness) j["late"]["lateness_usec"] = to_json(*o.lateness);
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   nlohmann::json j = {{"test", c.test}, {"role", c.role}, {"bytes", r.bytes},
                       {"iterations", r.iterations}, {"warmup_iterations", r.warmup}};
@@ -95,6 +119,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     j["latency"]["percentiles_from"] = "histogram";
     j["latency"]["percentile_relative_error"] = *r.histogram_relative_error;
   }
+  if (r.open_loop) j["open_loop"] = to_json(*r.open_loop);
   if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
   if (r.server_bandwidth) {
     // -b: "bandwidth" is what this side (the client) sent.

@@ -1,6 +1,8 @@
 // Creating and connecting the verbs objects of a Session.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <random>
 
 #include "rdmabench/verbs/device.hpp"
@@ -129,8 +131,11 @@ void create_shared_resources(Session& s) {
   ibv_device_attr device{};
   if (int rc = ibv_query_device(s.context, &device); rc != 0)
     throw_system_error("ibv_query_device", rc);
-  s.send_queue_depth =
-      s.spec.measurement == Measurement::latency ? kLatencySendDepth : s.spec.tx_depth;
+  // A closed latency loop has one message out (two with a pending signal);
+  // an open loop (--rate) keeps up to -t in flight, so its queue holds them.
+  s.send_queue_depth = s.spec.measurement == Measurement::latency
+                           ? std::max(kLatencySendDepth, s.spec.tx_depth)
+                           : s.spec.tx_depth;
   require(s.spec.tx_depth >= 1 && s.send_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})",
                       s.spec.tx_depth, device.max_qp_wr, s.port.device));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/engine/pacing.hpp"
 #include "rdmabench/control/control_channel.hpp"
 #include "rdmabench/memory/memory.hpp"
 #include "rdmabench/verbs/resources.hpp"
@@ -65,6 +66,8 @@ class Session {
   Role role;
   const TestSpec spec;  ///< as both sides agreed in the handshake; never changed after
   std::size_t size_index = 0;  ///< which of spec.sizes the engine is running
+  /// Client, --rate: the latency loop runs open loop on this schedule.
+  std::optional<Pacing> pacing;
   std::unique_ptr<Bootstrap> peer;  ///< the out-of-band path to the other side
 
   // Teardown runs bottom-up (reverse of declaration): memory regions before

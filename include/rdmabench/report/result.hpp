@@ -46,12 +46,41 @@ struct Delivery {
   bool operator==(const Delivery&) const = default;
 };
 
+/// An open-loop run (--rate): the schedule kept, what the fabric took, and
+/// how late messages left. The size's `latency` is then the response time,
+/// counted from each message's intended send time.
+struct OpenLoopFigures {
+  std::string target;               ///< as the report writes it: "2 kmsg/s"
+  double target_per_s = 0;          ///< messages per second
+  double achieved_per_s = 0;        ///< messages posted over the time they took to leave
+  std::uint64_t burst = 1;
+  LatencySummary service;           ///< completion - actual post
+  std::uint64_t late = 0;           ///< posted more than late_threshold_us after their time
+  double late_threshold_us = 0;
+  std::optional<LatencySummary> lateness;  ///< post - intended, of the late ones
+  /// -D: messages the schedule held that were not posted by the end (the
+  /// poster fell that far behind); counted runs send every one.
+  std::uint64_t not_sent = 0;
+  double ratio() const { return target_per_s > 0 ? achieved_per_s / target_per_s : 0; }
+};
+
+/// One message of an open-loop run, in microseconds from the first
+/// message's intended send time: enough to recompute any percentile.
+struct MessageTimes {
+  double intended_us = 0;
+  double posted_us = 0;
+  double completed_us = 0;
+  bool operator==(const MessageTimes&) const = default;
+};
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;  ///< timed iterations (warmup excluded)
   std::uint32_t warmup = 0;      ///< untimed iterations run before them
   std::optional<LatencySummary> latency;
   std::vector<double> latency_samples_us;  ///< every sample behind `latency`
+  std::optional<OpenLoopFigures> open_loop;  ///< --rate
+  std::vector<MessageTimes> message_times;   ///< --rate, counted: each timed message
   std::optional<BandwidthFigures> bandwidth;
   /// With --cpu-util: each side's CPU over this size's loop (warmup
   /// included; bytes counted the same way). The server's reaches the client.

@@ -155,9 +155,10 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults) 
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", defaults.sizes.front()).c_str())
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
       ("rate", po::value(&raw.rate),
-       "open loop (read and atomic latency, client): send R messages per second on a fixed schedule "
-       "(a bare number, or 200kpps, 1Mpps, ...), up to -t in flight (default 16 with --rate), and count "
-       "each latency from the message's intended send time")
+       "client: send at rate R on a fixed schedule. Bandwidth tests (not with -b): 10Gbps, 500MBps, "
+       "200kpps, ...; the report gives the achieved rate beside it. Read and atomic latency: open loop, "
+       "R messages per second (a bare number, or 200kpps, 1Mpps, ...), up to -t in flight (default 16 "
+       "with --rate), each latency counted from the message's intended send time")
       ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
        "catching up after a stall (default 1)");
   declare_table_options(test, OptionGroup::test, defaults);
@@ -277,22 +278,35 @@ void apply_sizes(const RawOptions& raw, const po::variables_map& vm, const Bench
   if (spec.duration_s) spec.warmup = 0;  // a timed run leaves out its first tenth instead
 }
 
-/// --rate and --burst: open loop, so far for the latency tests whose server
-/// takes no part (reads, atomics), on the client that sends.
+/// Where --rate applies: open-loop latency for the tests whose server takes
+/// no part (reads, atomics), and a paced sender for the bandwidth tests,
+/// whose server is passive or only receives.
+void check_pacing_applies(const BenchmarkKind& kind, const CommandLine& cl) {
+  const bool bandwidth = kind.measurement == Measurement::bandwidth;
+  const bool open_loop_latency = kind.measurement == Measurement::latency &&
+                                 (kind.operation == Operation::read || kind.operation == Operation::atomic);
+  if (!bandwidth && !open_loop_latency)
+    throw UsageError(fmt::format("--rate does not apply to {} yet: it paces the bandwidth tests and "
+                                 "runs open loop in rdma_read_lat and rdma_atomic_lat, whose server "
+                                 "takes no part in the loop",
+                                 kind.name));
+  if (!cl.is_client())
+    throw UsageError(fmt::format("--rate applies to the client, which sends on the schedule; the server "
+                                 "of {} does not pace anything: drop it there",
+                                 kind.name));
+  // Both sides send with -b, and the server has no schedule to keep.
+  if (bandwidth && cl.spec.bidirectional)
+    throw UsageError("--rate paces only the client's sending, and with -b the server sends too at full "
+                     "speed: drop -b for a paced run, or --rate for a bidirectional one");
+}
+
+/// --rate and --burst, on the client that sends.
 void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
   if (raw.rate.empty()) {
     if (raw.burst != -1) throw UsageError("--burst applies with --rate; give both, or neither");
     return;
   }
-  const bool paced_kind = kind.measurement == Measurement::latency &&
-                          (kind.operation == Operation::read || kind.operation == Operation::atomic);
-  if (!paced_kind)
-    throw UsageError(fmt::format("--rate does not apply to {} yet: open loop runs in rdma_read_lat and "
-                                 "rdma_atomic_lat, whose server takes no part in the loop",
-                                 kind.name));
-  if (!cl.is_client())
-    throw UsageError("--rate applies to the client, which sends on the schedule; the server of a read "
-                     "or atomic test takes no part: drop it there");
+  check_pacing_applies(kind, cl);
   Pacing pacing;
   try {
     pacing.rate = parse_rate(raw.rate);
@@ -301,9 +315,10 @@ void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const Benc
   }
   if (raw.burst != -1) require_range("--burst", raw.burst, 1LL, 65536LL);
   pacing.burst = raw.burst == -1 ? 1 : static_cast<std::uint64_t>(raw.burst);
-  // One in flight would make a stall hold back the schedule behind it, as
-  // a closed loop does; the depth bounds how far the run may run ahead.
-  if (!given(vm, "tx_depth")) cl.spec.tx_depth = 16;
+  // Open-loop latency: one in flight would make a stall hold back the
+  // schedule behind it, as a closed loop does; the depth bounds how far the
+  // run may run ahead. Bandwidth keeps its -t, which already allows many.
+  if (kind.measurement == Measurement::latency && !given(vm, "tx_depth")) cl.spec.tx_depth = 16;
   cl.pacing = pacing;
 }
 

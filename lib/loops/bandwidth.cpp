@@ -3,13 +3,19 @@
 // signaled, completions polled in batches from the CQ they share. A count
 // run times all its operations; a -D run times a window that leaves out a
 // warm-up and a cool-down margin. A passive server takes no part; it waits
-// at the barrier that ends the size.
+// at the barrier that ends the size. With --rate the client posts only what
+// the pacer has released, shared among the QPs in turn, and the report
+// gives the achieved rate beside the target.
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "loops/bandwidth_window.hpp"
 #include "engine/engine_internal.hpp"
+#include "loops/lane_spread.hpp"
 #include "loops/receive_replenisher.hpp"
+#include "rdmabench/engine/achieved_rate.hpp"
+#include "rdmabench/engine/pacer.hpp"
 
 namespace rdmabench::detail {
 
@@ -30,13 +36,18 @@ struct BandwidthLoop {
   std::uint64_t signal_every;  ///< <= depth, or the loop would wait forever
 };
 
-/// Fills a lane's free queue slots with chains of up to post_list requests;
-/// the last chain may be shorter. Only a chain's last request can be
-/// signaled: when the chain crosses a multiple of signal_every, or ends the
-/// lane's run.
-inline void fill_lane(const BandwidthLoop& L, Lane& lane, std::uint64_t index, Watchdog& dog) {
+/// How many more requests a lane may post now: its queue's free slots, and
+/// no more than its target.
+inline std::uint64_t lane_room(const BandwidthLoop& L, const Lane& lane) {
+  return std::min(lane.target - lane.posted, L.depth - (lane.posted - lane.completed));
+}
+
+/// Posts `room` requests on a lane in chains of up to post_list; the last
+/// chain may be shorter. Only a chain's last request can be signaled: when
+/// the chain crosses a multiple of signal_every, or ends the lane's run.
+inline void post_chains(const BandwidthLoop& L, Lane& lane, std::uint64_t index, std::uint64_t room,
+                        Watchdog& dog) {
   ibv_send_wr* bad = nullptr;
-  std::uint64_t room = std::min(lane.target - lane.posted, L.depth - (lane.posted - lane.completed));
   while (room > 0) {
     const std::uint64_t k = std::min(room, L.post_list);
     const std::uint64_t before = lane.posted;
@@ -55,18 +66,68 @@ inline void fill_lane(const BandwidthLoop& L, Lane& lane, std::uint64_t index, W
   }
 }
 
+/// The closed loop's pace: every lane's free queue slots are filled on
+/// every turn, as fast as the fabric completes them.
+struct Unpaced {
+  void start(std::uint64_t /*now*/) {}
+  template <typename Clock>
+  void fill(const BandwidthLoop& L, std::vector<Lane>& lanes, Watchdog& dog) {
+    for (std::uint64_t i = 0; i < lanes.size(); ++i)
+      post_chains(L, lanes[i], i, lane_room(L, lanes[i]), dog);
+  }
+};
+
+/// --rate: no more is posted than the pacer has released. What it releases
+/// on a turn is shared among the lanes in turn (loops/lane_spread.hpp), each
+/// still bounded by its queue; what finds no room stays due for the next
+/// turn. A turn that finds nothing due reads the clock and posts nothing.
+class Paced {
+ public:
+  /// `ticks_per_message` of this size (a bit or byte rate is a different
+  /// message rate at each size); `burst` caps one turn's release.
+  Paced(double ticks_per_message, std::uint64_t burst, std::size_t lanes)
+      : ticks_per_message_(ticks_per_message), burst_(burst), room_(lanes), share_(lanes) {}
+
+  /// The schedule starts with the loop: message 0 is due at `now`.
+  void start(std::uint64_t now) {
+    pacer_.emplace(now, ticks_per_message_, burst_);
+    next_lane_ = 0;
+  }
+
+  template <typename Clock>
+  void fill(const BandwidthLoop& L, std::vector<Lane>& lanes, Watchdog& dog) {
+    const std::uint64_t due = pacer_->due(Clock::now());
+    if (due == 0) return;
+    for (std::size_t i = 0; i < lanes.size(); ++i) room_[i] = lane_room(L, lanes[i]);
+    const std::uint64_t given = spread_round_robin(due, room_, share_, next_lane_);
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      if (share_[i] > 0) post_chains(L, lanes[i], i, share_[i], dog);
+    pacer_->mark_posted(given);
+  }
+
+ private:
+  double ticks_per_message_;
+  std::uint64_t burst_;
+  std::optional<Pacer> pacer_;
+  std::vector<std::uint64_t> room_, share_;  // per lane, allocated before timing
+  std::size_t next_lane_ = 0;
+};
+
 /// Runs every lane to its target (a count run: all timed; a -D run: the
-/// window decides when to stop and what is timed). `Timed` is fixed per
-/// run, so the loop carries no branch on the mode.
-template <typename Clock, bool Timed, typename Receives>
+/// window decides when to stop and what is timed). `Timed` and `Pace`
+/// (Unpaced or Paced) are fixed per run, so the loop carries no branch on
+/// the mode.
+template <typename Clock, bool Timed, typename Receives, typename Pace>
 void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthWindow& window,
-                    Receives& receives, Watchdog& dog) {
+                    Receives& receives, Pace& pace, Watchdog& dog) {
   ibv_wc wc[kPollBatch];
   std::uint64_t completed = 0, target = 0;
   for (const Lane& lane : lanes) target += lane.target;
-  window.start(Clock::now());
+  const std::uint64_t start = Clock::now();
+  window.start(start);
+  pace.start(start);
   while (completed < target) {
-    for (std::uint64_t i = 0; i < lanes.size(); ++i) fill_lane(L, lanes[i], i, dog);
+    pace.template fill<Clock>(L, lanes, dog);
     receives.service(lanes, dog);  // -b send: keep the peer's receives posted
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
     if (n < 0) [[unlikely]]
@@ -130,18 +191,26 @@ void finish_receives(const std::vector<Lane>& lanes, Receives& receives, Watchdo
   }
 }
 
-/// The timed loops of one size, for one kind of receiving side.
-template <typename Clock, typename Receives>
+/// The timed loops of one size, for one kind of receiving side and pace.
+/// The warm-up keeps the pace too, so that the timed part starts from the
+/// state the paced traffic leaves, not from a full-speed burst.
+template <typename Clock, typename Receives, typename Pace>
 void run_size(Session& s, const BandwidthLoop& loop, std::vector<Lane>& warmup_lanes,
               std::vector<Lane>& lanes, BandwidthWindow& untimed, BandwidthWindow& window,
-              Receives& receives, Watchdog& dog) {
+              Receives& receives, Pace& pace, Watchdog& dog) {
   if (current_warmup(s) && !s.spec.duration_s)  // -D has its own warm-up margin
-    bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, dog);
-  if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, dog);
-  else bandwidth_loop<Clock, false>(loop, lanes, window, receives, dog);
+    bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, pace, dog);
+  if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, pace, dog);
+  else bandwidth_loop<Clock, false>(loop, lanes, window, receives, pace, dog);
   if (s.spec.duration_s && uses_receives(s.spec))
     send_end_markers(lanes, s.cq.get(), receives, dog);
   finish_receives(lanes, receives, dog);
+}
+
+/// The pacer's interval at this size: "10Gbps" is a different message rate
+/// for every size of a sweep.
+double paced_ticks_per_message(const Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  return ticks_per_message(messages_per_second(s.pacing->rate, bytes), clock.ticks_per_us);
 }
 
 }  // namespace
@@ -162,7 +231,13 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
     chain[i].send_flags = op.base_flags;
     chain[i].next = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
   }
-  const std::uint64_t signal_every = signal_interval(s.spec, bytes);
+  // A paced run signals every message unless -Q says otherwise: the window
+  // counts completions when reaped, so one per N messages puts each of its
+  // edges up to N messages off, a visible error in the achieved rate of a
+  // slow paced run; and below the fabric's capacity a completion a message
+  // costs nothing the rate would show.
+  const std::uint64_t signal_every =
+      s.pacing && !s.spec.cq_mod ? 1 : signal_interval(s.spec, bytes);
   const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth, signal_every};
   auto lanes_for = [&](std::uint64_t count) {
     std::vector<Lane> lanes;
@@ -182,19 +257,32 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   explain_receive_shortage(s, dog);
   const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);
   with_clock(clock, [&]<typename Clock>() {
-    if (!receives_too) {
-      NoReceives none;
-      run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, none, dog);
-      return;
+    auto run_with = [&](auto& pace) {
+      if (!receives_too) {
+        NoReceives none;
+        run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, none, pace, dog);
+        return;
+      }
+      ReceiveReplenisher receives(s.recv_cq.get(), prepare_receive(s), bytes,
+                                  (current_warmup(s) + s.spec.iterations) * s.qps.size(),
+                                  s.spec.duration_s != 0);
+      receives.expect_markers(s.qps.size());
+      run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, receives, pace, dog);
+    };
+    if (s.pacing) {
+      Paced pace(paced_ticks_per_message(s, bytes, clock), s.pacing->burst, qps);
+      run_with(pace);
+    } else {
+      Unpaced pace;
+      run_with(pace);
     }
-    ReceiveReplenisher receives(s.recv_cq.get(), prepare_receive(s), bytes,
-                                (current_warmup(s) + s.spec.iterations) * s.qps.size(),
-                                s.spec.duration_s != 0);
-    receives.expect_markers(s.qps.size());
-    run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, receives, dog);
   });
   r.bandwidth = window.figures(bytes, clock.ticks_per_us);
   r.iterations = r.bandwidth->messages;
+  if (s.pacing)
+    r.bandwidth_rate = BandwidthRate{achieved_rate(s.pacing->rate, r.bandwidth->messages, bytes,
+                                                   window.elapsed_ticks(), clock.ticks_per_us),
+                                     s.pacing->burst};
   if (s.spec.duration_s) r.warmup = 0;
   return r;
 }

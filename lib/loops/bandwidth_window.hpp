@@ -60,6 +60,9 @@ class BandwidthWindow {
   /// The run ended at `now` with everything drained.
   void finish(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
 
+  /// Clock ticks of the timed part (after finish()).
+  std::uint64_t elapsed_ticks() const { return end_.time - begin_.time; }
+
   /// Figures of the timed part, for messages of `bytes`. Throws Error when a
   /// -D window saw no message.
   BandwidthFigures figures(std::uint64_t bytes, double ticks_per_us) const;

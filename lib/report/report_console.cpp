@@ -82,6 +82,9 @@ class ConsoleReporter final : public Reporter {
       print_bandwidth(r, *r.server_bandwidth, "  server -> client");
     } else if (r.bandwidth) {
       print_bandwidth(r, *r.bandwidth, "");
+      if (r.bandwidth_rate)
+        fmt::print(out_, "          rate: {}, burst {}\n", format_achieved(r.bandwidth_rate->rate),
+                   r.bandwidth_rate->burst);
     } else if (!r.delivery) {
       fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }

@@ -89,6 +89,25 @@ nlohmann::json to_json(const LatencySummary& l) {
           {"p99_99", l.p99_99}, {"samples", l.count}};
 }
 
+const char* unit_name(RateUnit unit) {
+  switch (unit) {
+    case RateUnit::bits_per_second: return "bits/s";
+    case RateUnit::bytes_per_second: return "bytes/s";
+    case RateUnit::messages_per_second: return "messages/s";
+  }
+  return "";
+}
+
+/// --rate on a bandwidth test: target and achieved in the unit it was given
+/// in (payload bits, bytes or messages per second, unscaled).
+nlohmann::json to_json(const BandwidthRate& b) {
+  return {{"target", b.rate.target.value},
+          {"achieved", b.rate.achieved.value},
+          {"unit", unit_name(b.rate.target.unit)},
+          {"ratio", b.rate.ratio},
+          {"burst", b.burst}};
+}
+
 /// "latency" holds the response time; this, what is beside it.
 nlohmann::json to_json(const OpenLoopFigures& o) {
   nlohmann::json j = {{"target", o.target},
@@ -121,6 +140,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   }
   if (r.open_loop) j["open_loop"] = to_json(*r.open_loop);
   if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
+  if (r.bandwidth && r.bandwidth_rate) j["bandwidth"]["rate"] = to_json(*r.bandwidth_rate);
   if (r.server_bandwidth) {
     // -b: "bandwidth" is what this side (the client) sent.
     j["bandwidth_server"] = to_json(*r.server_bandwidth);

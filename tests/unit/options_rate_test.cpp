@@ -1,6 +1,7 @@
 // --rate and --burst on the command line: open loop for the latency tests
-// whose server takes no part (read, atomic), on the client; everything else
-// refused with a message naming what would be right.
+// whose server takes no part (read, atomic), a paced sender for the
+// bandwidth tests (not with -b), on the client; everything else refused with
+// a message naming what would be right.
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +21,9 @@ namespace {
 const BenchmarkKind kReadLatency{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
 const BenchmarkKind kWriteLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
 const BenchmarkKind kWriteBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth, 65536, 5000, 128};
+const BenchmarkKind kSendBandwidth{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+const BenchmarkKind kReadBandwidth{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
+const BenchmarkKind kAtomicBandwidth{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
 
 }  // namespace
 
@@ -45,8 +49,6 @@ TEST_CASE("options: without --rate nothing changes", "[options]") {
 TEST_CASE("options: --rate and --burst refused where they cannot apply", "[options]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLatency, {"server", "--rate", "1000"}), UsageError,
                          MessageContains("--rate does not apply to rdma_write_lat yet"));
-  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBandwidth, {"server", "--rate", "10Gbps"}), UsageError,
-                         MessageContains("rdma_read_lat and rdma_atomic_lat"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"--rate", "1000"}), UsageError,
                          MessageContains("--rate applies to the client"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"server", "--burst", "4"}), UsageError,
@@ -55,4 +57,33 @@ TEST_CASE("options: --rate and --burst refused where they cannot apply", "[optio
                          UsageError, MessageContains("--burst 0 is out of range"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"server", "--rate", "10Gb"}), UsageError,
                          MessageContains("unknown unit 'Gb'"));
+}
+
+TEST_CASE("options: --rate paces a bandwidth client in its own unit and keeps its -t", "[options]") {
+  const auto cl = parse_command_line(kWriteBandwidth, {"server", "--rate", "10Gbps"});
+  REQUIRE(cl.pacing.has_value());
+  CHECK(cl.pacing->rate.value == 10e9);
+  CHECK(cl.pacing->rate.unit == RateUnit::bits_per_second);
+  CHECK(cl.pacing->burst == 1);
+  CHECK(cl.spec.tx_depth == 128);  // the 16-in-flight default is the latency tests' alone
+  const auto bytes = parse_command_line(kSendBandwidth, {"server", "--rate", "500MBps", "--burst", "8"});
+  CHECK(bytes.pacing->rate.value == 500e6);
+  CHECK(bytes.pacing->rate.unit == RateUnit::bytes_per_second);
+  CHECK(bytes.pacing->burst == 8);
+  const auto messages = parse_command_line(kReadBandwidth, {"server", "--rate", "200kpps", "-t", "32"});
+  CHECK(messages.pacing->rate.value == 200e3);
+  CHECK(messages.pacing->rate.unit == RateUnit::messages_per_second);
+  CHECK(messages.spec.tx_depth == 32);
+  CHECK(parse_command_line(kAtomicBandwidth, {"server", "--rate", "1Mpps"}).pacing.has_value());
+}
+
+TEST_CASE("options: --rate refused on a bandwidth server and with -b", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBandwidth, {"--rate", "10Gbps"}), UsageError,
+                         MessageContains("--rate applies to the client") &&
+                             MessageContains("server of rdma_write_bw"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBandwidth, {"server", "--rate", "10Gbps", "-b"}), UsageError,
+                         MessageContains("with -b the server sends too") &&
+                             MessageContains("drop -b for a paced run"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBandwidth, {"server", "--burst", "4"}), UsageError,
+                         MessageContains("--burst applies with --rate"));
 }

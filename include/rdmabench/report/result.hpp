@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/engine/achieved_rate.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/stats/stats.hpp"
 
@@ -64,6 +65,15 @@ struct OpenLoopFigures {
   double ratio() const { return target_per_s > 0 ? achieved_per_s / target_per_s : 0; }
 };
 
+/// A bandwidth run at a set rate (--rate): the target, what the timed part
+/// carried in the target's unit, and their ratio. Kept beside the figures
+/// rather than in them: BandwidthFigures also crosses the wire for -b, which
+/// --rate excludes.
+struct BandwidthRate {
+  AchievedRate rate;
+  std::uint64_t burst = 1;  ///< --burst: most messages one turn of the loop may release
+};
+
 /// One message of an open-loop run, in microseconds from the first
 /// message's intended send time: enough to recompute any percentile.
 struct MessageTimes {
@@ -82,6 +92,7 @@ struct SizeResult {
   std::optional<OpenLoopFigures> open_loop;  ///< --rate
   std::vector<MessageTimes> message_times;   ///< --rate, counted: each timed message
   std::optional<BandwidthFigures> bandwidth;
+  std::optional<BandwidthRate> bandwidth_rate;  ///< --rate, bandwidth tests: the client's pace
   /// With --cpu-util: each side's CPU over this size's loop (warmup
   /// included; bytes counted the same way). The server's reaches the client.
   std::optional<CpuUsage> cpu_client;

@@ -64,11 +64,13 @@ TEST_CASE("a 200 ms stall shows in the open loop's p99, in the closed loop's max
   INFO("open loop: " << open.dump());
   INFO("closed loop: " << closed.dump());
   // At 1000 msg/s a 200 ms stall holds back ~200 of the window's 3200
-  // messages (6%): the p99 (the slowest 32) waited most of the stall.
+  // messages (6%): the p99 (the slowest 32) waited most of the stall. No
+  // upper bound on the late count: under the emulated CPU a stop lasts up
+  // to 300 ms, and messages a few tens of usec late (the threshold is
+  // 10 usec) come with the guest's scheduling (168 of 2400 in a run with
+  // no stop); the unit tests hold the count to T x R exactly.
   CHECK(open.at("latency").at("p99").get<double>() >= 100'000);
-  const auto late = open.at("open_loop").at("late").at("messages").get<double>();
-  CHECK(late >= 150);
-  CHECK(late <= 400);
+  CHECK(open.at("open_loop").at("late").at("messages").get<double>() >= 150);
   CHECK(open.at("open_loop").at("late").at("lateness_usec").at("max").get<double>() >= 150'000);
   // The service time (from the post) does not carry the stall's wait.
   CHECK(open.at("open_loop").at("service_usec").at("p99").get<double>() < 100'000);

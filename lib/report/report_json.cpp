@@ -129,10 +129,9 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
                       {"iterations", r.iterations}, {"warmup_iterations", r.warmup}};
   if (r.latency) {
     const auto& l = *r.latency;
-    j["latency"] = {{"unit", "usec"},  {"kind", c.latency_kind}, {"samples", l.count},
-                    {"min", l.min},    {"max", l.max},           {"mean", l.mean},
-                    {"stdev", l.stdev}, {"median", l.median},    {"p90", l.p90},
-                    {"p99", l.p99},    {"p99_9", l.p99_9},       {"p99_99", l.p99_99}};
+    j["latency"] = to_json(l);
+    j["latency"]["unit"] = "usec";
+    j["latency"]["kind"] = c.latency_kind;
   }
   if (r.histogram_relative_error) {
     j["latency"]["percentiles_from"] = "histogram";

@@ -254,7 +254,10 @@ TEST_CASE("cpu-util: an idle read_lat server spins on iWARP, unless told to slee
       CHECK_THAT(said, Catch::Contains("spins at idle priority"));
       CHECK_THAT(p.server->out(), Catch::Contains("Server wait"));
     } else {
-      CHECK(server_cores < 0.15);  // 0.00-0.04 in the lab
+      // 0.00-0.04 in the lab; 0.15 once in a sanitizer build on a busy host,
+      // whose starved guest CPU charges its ticks to whoever is current. A
+      // spinning server shows 0.4-0.6.
+      CHECK(server_cores < 0.2);
       CHECK_THAT(said, Catch::Contains("sleeps"));
     }
   }

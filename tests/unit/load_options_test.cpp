@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/options.hpp"
+#include "memory/memory_budget.hpp"
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/control/wire.hpp"
 #include "rdmabench/verbs/error.hpp"
@@ -92,4 +93,18 @@ TEST_CASE("load: the server adopts the client's load from the hello, which carri
   client.load_size = 0;
   REQUIRE_THROWS_MATCHES(wire::decode(wire::encode(wire::Hello{client})), Error,
                          MessageContains("--load-size 0 is out of range"));
+}
+
+TEST_CASE("load: the load's two buffers count in the memory a run needs, and are named", "[load]") {
+  TestSpec s;
+  s.measurement = Measurement::latency;
+  s.duration_s = 3;
+  s.sizes = {4096};
+  CHECK(detail::bytes_needed(s) == 2 * 4096);
+  s.load_queue_pairs = 4;  // one pair of buffers, whatever the number of load QPs
+  s.load_size = std::uint64_t{1} << 30;
+  CHECK(detail::bytes_needed(s) == 2 * 4096 + (std::uint64_t{2} << 30));
+  const auto problem = detail::find_memory_shortfall(s, std::uint64_t{1} << 30);
+  REQUIRE(problem.has_value());
+  CHECK_THAT(*problem, Catch::Contains("and two 1073741824-byte buffers for --load-size"));
 }

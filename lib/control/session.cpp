@@ -3,8 +3,10 @@
 //   client                         server
 //   Hello(spec)           ---->    checks for conflicts, adopts the spec
 //                         <----    Barrier 0 (accepted) or Reject(reason)
-//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP)
+//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP; one per QP,
+//                                                      the load's after the latency's)
 //   Endpoint              <--->    Endpoint           (QP address, target buffer)
+//   [Endpoint per load QP] <--->   [Endpoint ...]     (--load-qps: load QP, load buffer)
 //   [QP to RTR/RTS]                [QP to RTR/RTS]    (only without rdma_cm)
 //   Barrier 1             <--->    Barrier 1          (both QPs ready)
 #include "rdmabench/control/session.hpp"

@@ -44,6 +44,7 @@ struct RawOptions {
   long long burst = -1;
   std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, numa = "auto",
       relaxed_ordering = "on";
+  std::string load_size;  ///< --load-size, parsed as -s is (64K)
   long long cpu = -1;
   int ib_port = 1;
   long long gid_index = -1;
@@ -161,6 +162,8 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults) 
        "with --rate), each latency counted from the message's intended send time")
       ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
        "catching up after a stall (default 1)");
+  test.add_options()("load-size", po::value(&raw.load_size),
+                      "with --load-qps: bytes of each load message, K/M/G suffixes (default 64K)");
   declare_table_options(test, OptionGroup::test, defaults);
   return test;
 }
@@ -322,6 +325,24 @@ void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const Benc
   cl.pacing = pacing;
 }
 
+/// --load-qps, --load-size and --load-op: the background load of a latency
+/// test, chosen by the client (the server adopts it from the hello). Where
+/// the load cannot run at all, find_unsupported says so.
+void apply_load(const RawOptions& raw, const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
+  if (vm.count("load-size")) {
+    cl.spec.load_size = parse_size(raw.load_size);
+    require_range("--load-size", cl.spec.load_size, std::uint64_t{1}, kMaxLoadBytes, " bytes");
+  }
+  const bool load = cl.spec.load_queue_pairs != 0;
+  if (!load && (vm.count("load-size") || given(vm, "load_op")))
+    throw UsageError("--load-size and --load-op shape the load of --load-qps; give --load-qps N with "
+                     "them, or drop them");
+  if (load && kind.measurement == Measurement::latency && !cl.is_client())
+    throw UsageError(fmt::format("--load-qps applies to the client, which runs the load; the server "
+                                 "of {} learns it from the client's hello: drop it there",
+                                 kind.name));
+}
+
 /// --output: the one figure this kind of test can print.
 void apply_bare_output(const RawOptions& raw, const BenchmarkKind& kind, CommandLine& cl) {
   if (raw.output.empty()) return;
@@ -371,6 +392,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   apply_local_options(raw, vm, cl);
   apply_table_options(vm, cl.spec);
   apply_sizes(raw, vm, kind, cl.spec);
+  apply_load(raw, vm, kind, cl);
   apply_bare_output(raw, kind, cl);
   apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);

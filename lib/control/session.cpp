@@ -3,8 +3,10 @@
 //   client                         server
 //   Hello(spec)           ---->    checks for conflicts, adopts the spec
 //                         <----    Barrier 0 (accepted) or Reject(reason)
-//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP)
+//   [rdma_cm connect]     <--->    [rdma_cm accept]   (only with -R / iWARP; one per QP,
+//                                                      the load's after the latency's)
 //   Endpoint              <--->    Endpoint           (QP address, target buffer)
+//   [Endpoint per load QP] <--->   [Endpoint ...]     (--load-qps: load QP, load buffer)
 //   [QP to RTR/RTS]                [QP to RTR/RTS]    (only without rdma_cm)
 //   Barrier 1             <--->    Barrier 1          (both QPs ready)
 #include "rdmabench/control/session.hpp"
@@ -39,14 +41,17 @@ Session::~Session() {
   // tear down in the order their declaration describes.
   // Only connections that were made: disconnecting one still being made
   // waits in the kernel for the peer's answer (iWARP's iw_cm, uninterruptibly).
-  for (std::size_t i = 0; i < cm_established && i < cm_ids.size() && i < qps.size(); ++i)
+  // The load's connections (--load-qps) follow the latency's in cm_ids.
+  const std::size_t connections = qps.size() + load.qps.size();
+  for (std::size_t i = 0; i < cm_established && i < cm_ids.size() && i < connections; ++i)
     rdma_disconnect(cm_ids[i].get());
   // Where destroying one (its queue pair, its event channel) waits too, a
   // connection the peer never answered is left to the kernel, freed when
   // the process ends, so that the error that ends the run is told now.
   if (unanswered_connect_blocks_teardown(transport.kind) && cm_established < cm_ids.size()) {
     for (std::size_t i = cm_established; i < cm_ids.size(); ++i) (void)cm_ids[i].release();
-    for (std::size_t i = cm_established; i < qps.size(); ++i) (void)qps[i].release();
+    for (std::size_t i = cm_established; i < connections; ++i)
+      (void)(i < qps.size() ? qps[i] : load.qps[i - qps.size()]).release();
     (void)cm_events.release();
   }
 }
@@ -75,6 +80,12 @@ void finish_handshake(Session& s) {
       connect_qp(s, q, peer);
     }
     if (q == 0) adopt_remote(s, peer);
+  }
+  // Then the load's (--load-qps), each carrying the peer's load buffer.
+  for (std::size_t q = 0; q < s.load.qps.size(); ++q) {
+    const auto peer = s.peer->exchange(load_endpoint(s, q), s.timeout, "load endpoint");
+    if (s.cm_ids.empty()) connect_load_qp(s, q, peer);
+    if (q == 0) adopt_load_remote(s, peer);
   }
   if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
   s.peer->barrier(kConnectedBarrier, s.timeout);
@@ -143,6 +154,15 @@ void connect_within(rdma_cm_id* id, rdma_conn_param& parameters, Milliseconds ti
   throw_system_error("rdma_connect", error);
 }
 
+/// The QP of rdma_cm connection `q`: the latency's QPs come first, then
+/// the load's (--load-qps).
+void add_connection_queue_pair(Session& s, std::uint32_t q, rdma_cm_id* id) {
+  if (q < s.spec.queue_pairs)
+    add_queue_pair(s, id);
+  else
+    add_load_queue_pair(s, id);
+}
+
 /// One rdma_cm connection per QP, made one after the other: the first
 /// decides the device and brings up the shared resources.
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
@@ -151,7 +171,8 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
   const auto address =
       resolve_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1));
   const int timeout_ms = static_cast<int>(config.timeout.count());
-  for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+  const std::uint32_t connections = s.spec.queue_pairs + s.spec.load_queue_pairs;
+  for (std::uint32_t q = 0; q < connections; ++q) {
     rdma_cm_id* id = nullptr;
     if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_system_error("rdma_create_id", errno);
@@ -170,9 +191,10 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     if (q == 0) {
       adopt_cm_device(s, config, notice);
       create_shared_resources(s);
+      create_load_resources(s);
     }
     require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
-    add_queue_pair(s, id);
+    add_connection_queue_pair(s, q, id);
     auto parameters = cm_parameters(s);
     connect_within(id, parameters, s.timeout);
     rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, *s.peer));
@@ -346,7 +368,8 @@ struct Server::Impl {
     // The connections get their own event channel, so that they outlive ours.
     s.cm_events.reset(rdma_create_event_channel());
     if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
-    for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) {
+    const std::uint32_t connections = s.spec.queue_pairs + s.spec.load_queue_pairs;
+    for (std::uint32_t q = 0; q < connections; ++q) {
       auto* request = next_request_from(control_host, s);
       rdma_cm_id* id = request->id;
       const rdma_conn_param asked = request->param.conn;
@@ -356,9 +379,10 @@ struct Server::Impl {
       if (q == 0) {
         adopt_cm_device(s, config, notice);
         create_shared_resources(s);
+        create_load_resources(s);
       }
       require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
-      add_queue_pair(s, id);
+      add_connection_queue_pair(s, q, id);
       // Never promise more reads than the client can take, nor issue more
       // than it serves.
       s.read_depth = std::min(s.read_depth, asked.responder_resources);

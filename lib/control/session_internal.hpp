@@ -52,6 +52,28 @@ wire::Endpoint local_endpoint(const Session& session, std::size_t index);
 /// Moves QP `index` to RTS towards `peer` (the attribute-exchange method).
 void connect_qp(Session& session, std::size_t index, const wire::Endpoint& peer);
 
+/// Moves an RC (`reliable`) or UC queue pair to RTS towards `peer`, its
+/// remote access `access` (IBV_ACCESS_*): connect_qp's path, which the load
+/// queue pairs share.
+void connect_paired_qp(Session& session, ibv_qp* qp, bool reliable, int access,
+                       const wire::Endpoint& peer);
+
+/// --load-qps (verbs/load_queues.cpp): the load's CQ, buffers and
+/// registrations; nothing without a load.
+void create_load_resources(Session& session);
+
+/// One more load queue pair, RC on the load's CQ (on `cm_id` with rdma_cm).
+void add_load_queue_pair(Session& session, rdma_cm_id* cm_id);
+
+/// What the peer needs to reach load QP `index` and our exposed load buffer.
+wire::Endpoint load_endpoint(const Session& session, std::size_t index);
+
+/// Moves load QP `index` to RTS towards `peer` (the attribute-exchange method).
+void connect_load_qp(Session& session, std::size_t index, const wire::Endpoint& peer);
+
+/// Records the peer's exposed load buffer.
+void adopt_load_remote(Session& session, const wire::Endpoint& peer);
+
 /// Records the peer's target buffer.
 void adopt_remote(Session& session, const wire::Endpoint& peer);
 

@@ -19,6 +19,10 @@ std::string to_string(AtomicOp op) {
   return op == AtomicOp::compare_and_swap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
 }
 
+std::string to_string(LoadOp op) {
+  return op == LoadOp::read ? "read" : op == LoadOp::send ? "send" : "write";
+}
+
 bool uses_receives(const TestSpec& spec) {
   return spec.operation == Operation::send || (spec.operation == Operation::write && spec.write_with_imm);
 }
@@ -55,7 +59,27 @@ std::string to_string(QpType type) {
   return type == QpType::uc ? "UC" : type == QpType::ud ? "UD" : "RC";
 }
 
+namespace {
+
+/// --load-qps: a latency test's background load, on RC writes or reads.
+std::optional<std::string> find_unsupported_load(const TestSpec& spec) {
+  if (!spec.load_queue_pairs) return std::nullopt;
+  if (spec.measurement != Measurement::latency)
+    return "--load-qps applies to latency tests (rdma_*_lat), which it loads while they measure; rdma_" +
+           test_name(spec) + " is a bandwidth test: use -q/--qp for more streams";
+  if (spec.qp_type != QpType::rc)
+    return "--load-qps and -c/--connection " + to_string(spec.qp_type) +
+           " conflict: the load streams over RC queue pairs beside the latency's; use -c RC";
+  if (spec.load_op == LoadOp::send)
+    return "--load-op send is not available yet: a send load needs the server to keep receives "
+           "posted on every load queue pair; use --load-op write or read";
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> find_unsupported(const TestSpec& spec) {
+  if (auto load = find_unsupported_load(spec)) return load;
   const std::string c = "-c/--connection " + to_string(spec.qp_type);
   const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
   if (spec.qp_type == QpType::uc && one_sided)

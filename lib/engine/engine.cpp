@@ -196,7 +196,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       if (i == 0) detail::pause_point("mid-run");
-      SizeResult result = detail::measure(s, bytes, clock);
+      SizeResult result = detail::measure_under_load(s, bytes, clock);
       if (i == 0) detail::pause_point("end-of-size");
       std::optional<CpuSnapshot> cpu_after;
       // A passive server answers only when the client is done, so that

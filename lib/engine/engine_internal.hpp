@@ -75,6 +75,10 @@ SizeResult result_header(const Session& session, std::uint64_t bytes);
 /// Runs the session's test for one size (the loop is chosen here, once).
 SizeResult measure(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
+/// measure(), with the background load of --load-qps streaming on the
+/// client from before the latency's loop until after it (loops/load_stream.cpp).
+SizeResult measure_under_load(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
 /// Zeroes the byte the latency loop polls; must happen before the barrier
 /// that lets the peer write.
 void reset_latency_target(Session& session, std::uint64_t bytes);

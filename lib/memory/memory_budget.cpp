@@ -19,6 +19,7 @@ std::uint64_t bytes_needed(const TestSpec& spec) {
   std::uint64_t bytes = 2 * largest_size(spec);
   if (spec.measurement == Measurement::latency && spec.duration_s == 0)
     bytes += (spec.iterations + spec.warmup + 1) * kBytesPerKeptSample;
+  if (spec.load_queue_pairs) bytes += 2 * spec.load_size;  // --load-qps: the load's own two buffers
   return bytes;
 }
 
@@ -38,11 +39,12 @@ std::optional<std::string> find_memory_shortfall(const TestSpec& spec,
   const std::uint64_t needed = bytes_needed(spec);
   if (!available || needed <= *available) return std::nullopt;
   const bool samples = spec.measurement == Measurement::latency && spec.duration_s == 0;
+  std::string what = samples ? fmt::format("every sample of -n {} kept, 24 bytes each, and two {}-byte buffers",
+                                           spec.iterations, largest_size(spec))
+                             : fmt::format("two {}-byte buffers", largest_size(spec));
+  if (spec.load_queue_pairs) what += fmt::format(", and two {}-byte buffers for --load-size", spec.load_size);
   return fmt::format(
-      "this run needs {} of memory ({}) and this host has {} available; {}", gib(needed),
-      samples ? fmt::format("every sample of -n {} kept, 24 bytes each, and two {}-byte buffers",
-                            spec.iterations, largest_size(spec))
-              : fmt::format("two {}-byte buffers", largest_size(spec)),
+      "this run needs {} of memory ({}) and this host has {} available; {}", gib(needed), what,
       gib(*available),
       samples ? "give -D SECONDS (a fixed-size histogram, within 0.39% of the exact percentiles) "
                 "or a smaller -n"

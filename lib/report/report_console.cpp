@@ -13,6 +13,21 @@ namespace {
 constexpr const char* kRule =
     "---------------------------------------------------------------------------------------";
 
+/// "64 KiB", "1 MiB", "1000 B": a load message's size as people say it.
+std::string size_words(std::uint64_t bytes) {
+  if (bytes >= (1u << 30) && bytes % (1u << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= (1u << 10) && bytes % (1u << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} B", bytes);
+}
+
+/// Under the latency row of a loaded run: what loaded it, at what rate.
+std::string load_line(const LoadFigures& l) {
+  return fmt::format("          load: {} x {} {} QP{}, {:.3f} \u00b1 {:.3f} Gb/s over {} interval{}",
+                     l.queue_pairs, l.op, size_words(l.bytes), l.queue_pairs == 1 ? "" : "s",
+                     l.mean_gbps, l.stdev_gbps, l.intervals, l.intervals == 1 ? "" : "s");
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(std::ostream& out) : out_(out) {}
@@ -76,6 +91,7 @@ class ConsoleReporter final : public Reporter {
         fmt::print(out_, "          percentiles within {:.2f}% (histogram); min, max, mean exact\n",
                    *r.histogram_relative_error * 100);
       if (r.open_loop) print_open_loop(*r.open_loop);
+      if (r.load) fmt::print(out_, "{}\n", load_line(*r.load));
     } else if (r.bandwidth && r.server_bandwidth) {
       print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)");
       print_bandwidth(r, *r.bandwidth, "  client -> server");

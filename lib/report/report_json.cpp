@@ -122,6 +122,13 @@ nlohmann::json to_json(const OpenLoopFigures& o) {
   return j;
 }
 
+/// --load-qps: the load beside the latency, and its own bandwidth.
+nlohmann::json to_json(const LoadFigures& l) {
+  return {{"queue_pairs", l.queue_pairs}, {"op", l.op},
+          {"bytes", l.bytes},             {"mean_Gbps", l.mean_gbps},
+          {"stdev_Gbps", l.stdev_gbps},   {"intervals", l.intervals}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
@@ -138,6 +145,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     j["latency"]["percentile_relative_error"] = *r.histogram_relative_error;
   }
   if (r.open_loop) j["open_loop"] = to_json(*r.open_loop);
+  if (r.load) j["load"] = to_json(*r.load);
   if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
   if (r.bandwidth && r.bandwidth_rate) j["bandwidth"]["rate"] = to_json(*r.bandwidth_rate);
   if (r.server_bandwidth) {

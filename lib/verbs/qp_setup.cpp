@@ -113,6 +113,11 @@ void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
                         size, port.device, port.port, port.max_message_bytes),
             "use a smaller -s/--size");
   }
+  if (spec.load_queue_pairs)
+    require(spec.load_size <= port.max_message_bytes,
+            fmt::format("--load-size {} exceeds the largest message {} port {} can carry, {} bytes",
+                        spec.load_size, port.device, port.port, port.max_message_bytes),
+            "use a smaller --load-size");
 }
 
 void check_datagram_sizes(const TestSpec& spec, std::uint32_t mtu_bytes, const std::string& device) {
@@ -246,6 +251,8 @@ void add_queue_pair(Session& s, rdma_cm_id* cm_id) {
 void create_queues(Session& s) {
   create_shared_resources(s);
   for (std::uint32_t q = 0; q < s.spec.queue_pairs; ++q) add_queue_pair(s, nullptr);
+  create_load_resources(s);
+  for (std::uint32_t q = 0; q < s.spec.load_queue_pairs; ++q) add_load_queue_pair(s, nullptr);
 }
 
 wire::Endpoint local_endpoint(const Session& s, std::size_t index) {
@@ -328,14 +335,18 @@ void connect_qp(Session& s, std::size_t index, const wire::Endpoint& peer) {
                       mtu));
   ibv_qp* qp = s.qps.at(index).get();
   if (s.spec.qp_type == QpType::ud) return connect_datagram_qp(s, qp, peer);
+  connect_paired_qp(s, qp, s.spec.qp_type == QpType::rc,
+                    access_for(s.spec, s.transport.kind, s.qp_options.relaxed_ordering).qp, peer);
+}
+
+void connect_paired_qp(Session& s, ibv_qp* qp, bool reliable, int access, const wire::Endpoint& peer) {
   // RC and UC share the path; UC has no acks, so no retries, timeouts or
   // read resources.
-  const bool reliable = s.spec.qp_type == QpType::rc;
   ibv_qp_attr a{};
   a.qp_state = IBV_QPS_INIT;
   a.pkey_index = s.qp_options.pkey_index;
   a.port_num = s.port.port;
-  a.qp_access_flags = access_for(s.spec, s.transport.kind, s.qp_options.relaxed_ordering).qp;
+  a.qp_access_flags = access;
   modify(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 
   s.path_mtu_bytes = std::min(s.qp_options.mtu_bytes.value_or(s.port.active_mtu_bytes), peer.mtu_bytes);

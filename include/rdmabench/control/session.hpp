@@ -56,6 +56,20 @@ struct SideConfig {
 /// Progress messages for the user ("siw0 is iWARP: using rdma_cm").
 using Notice = std::function<void(const std::string&)>;
 
+/// --load-qps: the background load's queue pairs and what only they use,
+/// apart from the latency's so that the latency thread never touches them.
+/// Members tear down bottom-up: QPs, then registrations, buffers and the CQ.
+struct LoadQueues {
+  static constexpr std::uint32_t kDepth = 32;  ///< messages each load QP keeps in flight
+  CompletionQueue cq;  ///< every load QP's completions, both directions
+  Buffer local_buffer;     ///< our load writes' source, our load reads' sink
+  Buffer exposed_buffer;   ///< what the peer's load touches
+  MemoryRegion local_mr;
+  MemoryRegion exposed_mr;
+  std::vector<QueuePair> qps;  ///< spec.load_queue_pairs of them
+  RemoteBuffer remote;         ///< the peer's exposed load buffer
+};
+
 class Session {
  public:
   /// `peer` is how this side reaches the other out of band.
@@ -75,7 +89,7 @@ class Session {
   // context, the rdma_cm id (which may own the context) after them, and the
   // event channel last. ~Session disconnects the rdma_cm id first.
   EventChannel cm_events;
-  std::vector<CmId> cm_ids;     ///< with rdma_cm: one connection per QP
+  std::vector<CmId> cm_ids;     ///< with rdma_cm: one connection per QP, then per load QP
   std::size_t cm_established = 0;  ///< how many of cm_ids were connected
   Context owned_context;        ///< set when the device was opened by name
   ibv_context* context = nullptr;
@@ -94,6 +108,7 @@ class Session {
   MemoryRegion exposed_mr;
   std::vector<std::byte> grh_buffer;  ///< UD: where each receive's 40-byte GRH lands
   MemoryRegion grh_mr;
+  LoadQueues load;  ///< empty without --load-qps
   RegistrationPath registration = RegistrationPath::host;  ///< how both buffers were registered
 
   RemoteBuffer remote;

@@ -94,6 +94,12 @@ struct EnumNames<PassiveWait> {
   static constexpr const char* what = "passive wait";
 };
 
+template <>
+struct EnumNames<LoadOp> {
+  static constexpr std::array<const char*, 3> names{"write", "read", "send"};
+  static constexpr const char* what = "load operation";
+};
+
 template <typename T>
 concept TestEnum = std::is_enum_v<T> && requires { EnumNames<T>::names; };
 
@@ -104,6 +110,10 @@ inline constexpr std::uint64_t kMaxMessageBytes = (std::uint64_t{1} << 32) - 1;
 inline constexpr std::size_t kMaxSizes = 64;
 /// Queue pairs one run may spread over (-q).
 inline constexpr std::uint32_t kMaxQueuePairs = 1024;
+/// Background load queue pairs of a latency test (--load-qps).
+inline constexpr std::uint32_t kMaxLoadQueuePairs = 64;
+/// The largest load message (--load-size): each side holds two buffers of it.
+inline constexpr std::uint64_t kMaxLoadBytes = std::uint64_t{1} << 30;
 
 // clang-format off
 /// The rows, in the order the hello carries them. The hello also carries
@@ -141,6 +151,15 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<std::uint32_t>{"queue_pairs", "-q/--qp", &TestSpec::queue_pairs, Agreement::adopt,
         OptionGroup::test, "queue pairs on the connection (bandwidth tests; default 1)",
         {1, kMaxQueuePairs}},
+    TestParameter<std::uint32_t>{"load_queue_pairs", "--load-qps", &TestSpec::load_queue_pairs,
+        Agreement::adopt, OptionGroup::test, "latency tests, client: while the latency is measured, "
+        "N more RC queue pairs stream --load-op messages of --load-size to the server (latency "
+        "under load)", {1, kMaxLoadQueuePairs, true, " load queue pairs"}},
+    TestParameter<std::uint64_t>{"load_size", "--load-size", &TestSpec::load_size, Agreement::adopt,
+        OptionGroup::none, "", {1, kMaxLoadBytes, false, " bytes"}},
+    TestParameter<LoadOp>{"load_op", "--load-op", &TestSpec::load_op, Agreement::adopt,
+        OptionGroup::test, "with --load-qps: write (default) or read; the server's CPU takes no "
+        "part in either"},
     TestParameter<std::uint32_t>{"duration_s", "-D/--duration", &TestSpec::duration_s, Agreement::adopt,
         OptionGroup::test, "run each size for SECONDS instead of -n; the first and last tenth are "
         "not timed", {1, 86400, true, " seconds"}},

@@ -83,6 +83,18 @@ struct MessageTimes {
   bool operator==(const MessageTimes&) const = default;
 };
 
+/// --load-qps: the background load that ran while the latency was measured,
+/// and its own bandwidth over the intervals inside the latency's loop.
+struct LoadFigures {
+  std::uint32_t queue_pairs = 0;
+  std::string op;  ///< "write", "read"
+  std::uint64_t bytes = 0;  ///< each load message
+  double mean_gbps = 0;
+  double stdev_gbps = 0;
+  std::uint64_t intervals = 0;
+  bool operator==(const LoadFigures&) const = default;
+};
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;  ///< timed iterations (warmup excluded)
@@ -93,6 +105,7 @@ struct SizeResult {
   std::vector<MessageTimes> message_times;   ///< --rate, counted: each timed message
   std::optional<BandwidthFigures> bandwidth;
   std::optional<BandwidthRate> bandwidth_rate;  ///< --rate, bandwidth tests: the client's pace
+  std::optional<LoadFigures> load;  ///< --load-qps, the client's latency
   /// With --cpu-util: each side's CPU over this size's loop (warmup
   /// included; bytes counted the same way). The server's reaches the client.
   std::optional<CpuUsage> cpu_client;

@@ -1,0 +1,150 @@
+#include "loops/load_stream.hpp"
+
+#include <fmt/format.h>
+#include <sched.h>
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <array>
+
+#include "rdmabench/verbs/error.hpp"
+#include "engine/engine_internal.hpp"
+
+namespace rdmabench::detail {
+
+LoadStream::LoadStream(Session& s) : s_(s), origin_(std::chrono::steady_clock::now()) {
+  const bool read = s.spec.load_op == LoadOp::read;
+  sge_.addr = reinterpret_cast<std::uint64_t>(s.load.local_buffer.data());
+  sge_.length = static_cast<std::uint32_t>(s.spec.load_size);
+  sge_.lkey = s.load.local_mr->lkey;
+  wr_.sg_list = &sge_;
+  wr_.num_sge = 1;
+  wr_.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+  // Every message signaled: the thread reposts on each completion, and a
+  // load message is large enough that a completion each costs little.
+  wr_.send_flags = IBV_SEND_SIGNALED;
+  wr_.wr.rdma.remote_addr = s.load.remote.address;
+  wr_.wr.rdma.rkey = s.load.remote.rkey;
+  thread_ = std::thread([this] { run(); });
+  while (!primed_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+LoadStream::~LoadStream() {
+  stop_.store(true, std::memory_order_relaxed);
+  if (thread_.joinable()) thread_.join();
+}
+
+double LoadStream::seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
+}
+
+namespace {
+
+/// With --cpu the thread that made us was pinned to one CPU, and we would
+/// inherit it: two spinning threads on one CPU would time the scheduler,
+/// not the load. So the load moves to every other CPU; where that is
+/// refused (a cpuset without them), it stays, and the docs say so.
+void keep_off_a_pinned_cpu() {
+  cpu_set_t inherited;
+  CPU_ZERO(&inherited);
+  if (::sched_getaffinity(0, sizeof inherited, &inherited) != 0 || CPU_COUNT(&inherited) != 1) return;
+  cpu_set_t others;
+  CPU_ZERO(&others);
+  const int cpus = std::min(::get_nprocs_conf(), CPU_SETSIZE);
+  for (int cpu = 0; cpu < cpus; ++cpu)
+    if (!CPU_ISSET(cpu, &inherited)) CPU_SET(cpu, &others);
+  if (CPU_COUNT(&others) > 0) (void)::sched_setaffinity(0, sizeof others, &others);
+}
+
+}  // namespace
+
+void LoadStream::run() {
+  keep_off_a_pinned_cpu();
+  try {
+    stream();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
+  primed_.store(true, std::memory_order_release);  // a failed start must not hold the caller
+}
+
+void LoadStream::post(std::size_t qp) {
+  ibv_send_wr wr = wr_;
+  wr.wr_id = qp;
+  ibv_send_wr* bad = nullptr;
+  if (int rc = ibv_post_send(s_.load.qps[qp].get(), &wr, &bad); rc != 0)
+    throw_system_error(fmt::format("posting a load {} on load queue pair {}", to_string(s_.spec.load_op), qp + 1), rc);
+}
+
+void LoadStream::stream() {
+  const std::size_t qps = s_.load.qps.size();
+  std::vector<std::uint32_t> in_flight(qps, 0);
+  edges_.push_back({seconds(), 0});
+  for (std::size_t q = 0; q < qps; ++q)
+    for (; in_flight[q] < LoadQueues::kDepth; ++in_flight[q]) post(q);
+  primed_.store(true, std::memory_order_release);
+  std::uint64_t bytes = 0;
+  double next_edge = edges_.front().seconds + kIntervalSeconds;
+  std::array<ibv_wc, 32> wcs;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    const int got = ibv_poll_cq(s_.load.cq.get(), static_cast<int>(wcs.size()), wcs.data());
+    if (got < 0) throw Error("ibv_poll_cq failed on the load's completion queue");
+    for (int k = 0; k < got; ++k) {
+      const ibv_wc& wc = wcs[static_cast<std::size_t>(k)];
+      if (wc.status != IBV_WC_SUCCESS)
+        throw Error(fmt::format("a load {} on load queue pair {} completed with {}",
+                                to_string(s_.spec.load_op), wc.wr_id + 1, ibv_wc_status_str(wc.status)));
+      bytes += s_.spec.load_size;
+      post(wc.wr_id);
+    }
+    const double now = seconds();
+    if (now < next_edge) continue;
+    edges_.push_back({now, bytes});
+    next_edge = std::max(next_edge + kIntervalSeconds, now);  // a late edge does not bunch the next ones
+  }
+  edges_.push_back({seconds(), bytes});
+  drain(in_flight);
+}
+
+/// Waits for what is still in flight, so that the next size or the teardown
+/// finds the load queue pairs idle.
+void LoadStream::drain(std::vector<std::uint32_t>& in_flight) {
+  std::uint64_t left = 0;
+  for (auto n : in_flight) left += n;
+  const double deadline = seconds() + std::chrono::duration<double>(s_.timeout).count();
+  std::array<ibv_wc, 32> wcs;
+  while (left) {
+    const int got = ibv_poll_cq(s_.load.cq.get(), static_cast<int>(wcs.size()), wcs.data());
+    if (got < 0) throw Error("ibv_poll_cq failed on the load's completion queue");
+    for (int k = 0; k < got; ++k)
+      if (wcs[static_cast<std::size_t>(k)].status != IBV_WC_SUCCESS)
+        throw Error(fmt::format("a load {} completed with {} while the load stopped", to_string(s_.spec.load_op),
+                                ibv_wc_status_str(wcs[static_cast<std::size_t>(k)].status)));
+    left -= static_cast<std::uint64_t>(got);
+    if (left && seconds() > deadline)
+      throw Error(fmt::format("{} load messages were still in flight {} ms after the load stopped", left,
+                              s_.timeout.count()),
+                  "the server or the link is stuck; raise --timeout if it is merely slow");
+  }
+}
+
+LoadFigures LoadStream::stop(double start_s, double end_s) {
+  stop_.store(true, std::memory_order_relaxed);
+  thread_.join();
+  if (!error_.empty()) throw Error("the load (--load-qps): " + error_);
+  const IntervalRate rate = interval_rate(edges_, start_s, end_s);
+  return LoadFigures{s_.spec.load_queue_pairs, to_string(s_.spec.load_op), s_.spec.load_size,
+                     rate.mean_gbps,           rate.stdev_gbps,              rate.intervals};
+}
+
+SizeResult measure_under_load(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
+  if (s.role != Role::client || s.load.qps.empty()) return measure(s, bytes, clock);
+  LoadStream load(s);
+  const double start = load.seconds();
+  SizeResult result = measure(s, bytes, clock);
+  const double end = load.seconds();
+  result.load = load.stop(start, end);
+  return result;
+}
+
+}  // namespace rdmabench::detail

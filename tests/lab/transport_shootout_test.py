@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Lab test of tools/transport-shootout: one --quick run of the latency and
-TCP parts (the bandwidth parts are the same code path, and the lab batch has
+"""Lab test of tools/transport-shootout: one --quick run of the latency,
+latency-under-load and TCP parts (the bandwidth parts are the same code path, and the lab batch has
 a time budget) on rxe0, siw0 and a device that does not exist. It must write all three files for the two real
 ones, name each column by the library's classification, take every table
 number from results.json, reference only files that exist, and exit 1
@@ -60,7 +60,7 @@ def main():
     if build and os.access(build, os.W_OK):  # matplotlib's font cache, kept between boots
         env.setdefault("MPLCONFIGDIR", os.path.join(build, "mplconfig"))
     tool = subprocess.Popen([os.path.join(REPO, "tools", "transport-shootout"), "--quick", "--out", out,
-                             "--devices", f"{RXE},{SIW},nosuch0", "--tests", "lat,tcp"], stderr=subprocess.PIPE, text=True, env=env)
+                             "--devices", f"{RXE},{SIW},nosuch0", "--tests", "lat,load,tcp"], stderr=subprocess.PIPE, text=True, env=env)
     messages = []
     for line in tool.stderr:  # progress as it comes, for a reader of the test log
         sys.stderr.write(line)
@@ -98,6 +98,15 @@ def main():
     stray = [t for t in shown if t not in known]
     check(not stray, f"every table number comes from results.json (stray: {stray[:5]})")
     check(any("not present on this machine" in c for c in cells), "InfiniBand cells say not present")
+    # Latency under load: idle and loaded rows, and the load's own bandwidth on both devices.
+    metrics = [row.strip("|").split("|")[0].strip() for row in table[2:]]
+    n = results["plan"]["load_streams"][0]
+    for what in ("idle, P99", f"under {n}-stream load (64 KiB writes), P99.9"):
+        check(any(what in m for m in metrics), f"a latency row '{what}'")
+    load = [m for m in results["measurements"] if m["test"] == "write_lat_load" and m["load_streams"] == n]
+    check(sorted(m["column"] for m in load) == sorted([RXE, SIW]), f"a {n}-stream loaded run on both devices")
+    check(all(m["figures"]["load_mean_Gbps"] > 0 and m["figures"]["load_intervals"] > 0 for m in load),
+          "each load moved data in measured intervals")
 
     parser = References()
     parser.feed(open(os.path.join(out, "report.html")).read())

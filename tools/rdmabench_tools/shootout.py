@@ -1,15 +1,17 @@
 """transport-shootout - RoCEv2 vs InfiniBand vs iWARP (and TCP) in one command.
 
 Usage: tools/transport-shootout [--quick] [--out DIR] [--devices DEV[:ADDR],...]
-                                [--peer HOST] [--tests lat,bw,streams,tcp] [--lab]
+                                [--peer HOST] [--tests lat,bw,streams,load,tcp] [--lab]
        tools/transport-shootout --render DIR
 
 Finds this machine's RDMA devices (or takes --devices), classifies each with
 the library's own rules (rdma_devices: InfiniBand, RoCEv2, iWARP),
 and runs the same plan on every one: write/read/send latency (median, P99,
 P99.9) at a small and a medium size, write bandwidth over a size sweep,
-multi-stream write bandwidth (mean and stdev over repeated intervals) and CPU
-per GB on both sides; then a TCP baseline (tcp_baseline: ping-pong and 1, 2
+multi-stream write bandwidth (mean and stdev over repeated intervals), CPU
+per GB on both sides, and write latency idle and under N streams of 64 KiB
+writes on the same device (--load-qps: P50, P99, P99.9 and the load's own
+bandwidth; the "P99 under 16 streams" figure); then a TCP baseline (tcp_baseline: ping-pong and 1, 2
 and 4 streams) to each device's own IP address. Writes DIR/results.json
 (every figure and the context), DIR/report.md, DIR/report.html and PNG plots.
 
@@ -48,16 +50,18 @@ PROG = "transport-shootout"
 BINARIES = ["rdma_devices", "rdma_write_lat", "rdma_read_lat", "rdma_send_lat", "rdma_write_bw", "tcp_baseline"]
 BIN = {}  # name: path, filled by need_binaries()
 TRANSPORTS = ["InfiniBand", "RoCEv2", "iWARP"]  # the columns every report has
-TESTS = ("lat", "bw", "streams", "tcp")
+TESTS = ("lat", "bw", "streams", "load", "tcp")
 
 PLANS = {
     "quick": dict(lat_ops=["write", "read", "send"], lat_sizes=[64, 4096], lat_iters=200,
                   bw_sizes=[4096, 65536, 1 << 20], bw_bytes=16 << 20, cpu_size=65536,
-                  rdma_streams=[2], repeats=3, tcp_streams=[1, 2, 4], tcp_seconds=0.6,
+                  rdma_streams=[2], repeats=3, load_streams=[2], load_lat_size=64, load_lat_iters=2000,
+                  tcp_streams=[1, 2, 4], tcp_seconds=0.6,
                   tcp_interval=0.05, tcp_sweep_seconds=0.3, run_timeout=120),
     "full": dict(lat_ops=["write", "read", "send"], lat_sizes=[2, 64, 1024, 4096, 65536],
                  lat_iters=5000, bw_sizes=[1 << s for s in range(10, 23, 2)], bw_bytes=1 << 30,
-                 cpu_size=65536, rdma_streams=[1, 2, 4], repeats=5, tcp_streams=[1, 2, 4],
+                 cpu_size=65536, rdma_streams=[1, 2, 4, 16], repeats=5, load_streams=[4, 16],
+                 load_lat_size=64, load_lat_iters=20000, tcp_streams=[1, 2, 4, 16],
                  tcp_seconds=5.0, tcp_interval=0.5, tcp_sweep_seconds=2.0, run_timeout=600),
 }
 
@@ -164,11 +168,11 @@ class Runner:
         return self.pairs(binary, device, address, options, [name],
                           [os.path.join(self.out, "raw", name + ".json")], extra_client)[0]
 
-    def latency(self, binary, device, address, options, name, test, size):
+    def latency(self, binary, device, address, options, name, test, size, extra_client=None):
         """One latency pair with every sample kept; its measurement."""
         samples = os.path.join("raw", name + ".samples.txt")
         j = self.one(binary, device, address, options + ["-s", str(size)], name,
-                     ["--dump-samples", os.path.join(self.out, samples)])
+                     ["--dump-samples", os.path.join(self.out, samples)] + (extra_client or []))
         return [{"test": test, "bytes": size, "samples_file": samples, "iterations": j["iterations"],
                  "figures": {k: j["latency"][k] for k in ("median", "p99", "p99_9", "mean", "min", "max")},
                  "result": j}]
@@ -245,8 +249,28 @@ def rdma_steps(col, plan, tests, qp_option):
                      "result": results}]
         return run
 
+    def under_load(n):
+        """write latency while n queue pairs of cpu_size writes run between the same ends
+        (n = 0: idle, the same run without them)."""
+        def run(r):
+            size, load = plan["load_lat_size"], plan["cpu_size"]
+            extra = ["--load-qps", str(n), "--load-size", str(load), "--load-op", "write"] if n else []
+            (m,) = r.latency("rdma_write_lat", dev, addr, ["-n", str(plan["load_lat_iters"])],
+                             f"{dev}-write_lat-{size}-load{n}", "write_lat_load", size, extra)
+            m["load_streams"] = n
+            if n:
+                load_figures = m["result"]["load"]
+                m["figures"].update(load_mean_Gbps=load_figures["mean_Gbps"],
+                                    load_stdev_Gbps=load_figures["stdev_Gbps"],
+                                    load_intervals=load_figures["intervals"])
+            return [m]
+        return run
+
     if "lat" in tests:
         steps += [(f"{op}_lat {size} B", lat(op, size)) for op in plan["lat_ops"] for size in plan["lat_sizes"]]
+    if "load" in tests:
+        steps += [(f"write_lat {plan['load_lat_size']} B " + (f"under {n}-stream load" if n else "idle"),
+                   under_load(n)) for n in [0] + plan["load_streams"]]
     if "bw" in tests:
         steps += [(f"write_bw {size} B", bw(size)) for size in plan["bw_sizes"]]
     if "streams" in tests:

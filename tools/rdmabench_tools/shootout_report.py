@@ -119,6 +119,7 @@ def table_rows(res):
             return f"{fmt(m['figures']['mean_MBps'])} ± {fmt(m['figures']['stdev_MBps'])}"
         row(f"write bandwidth, {n} stream{'s' if n > 1 else ''} of {size_name(plan['cpu_size'])} "
             f"(mean ± stdev over intervals)", "MB/s", cell)
+    add_load_rows(res, row)
     for side in ("client", "server"):
         def cell(c, side=side):
             m = (res.find(c["id"], "stream_bw", bytes=plan["cpu_size"], streams=1) if c["kind"] == "tcp"
@@ -126,6 +127,32 @@ def table_rows(res):
             return fmt(m["figures"][f"cpu_{side}_s_per_GB"]) if m else missing_cell(c)
         row(f"CPU per GB, {side} ({size_name(plan['cpu_size'])} write bandwidth)", "CPU-s/GB", cell)
     return rows
+
+
+def add_load_rows(res, row):
+    """Write latency idle and under each N-stream load, then the loads' own
+    bandwidth: the "P99 under 16 streams" rows (row() adds each)."""
+    plan = res.r["plan"]
+    loads = sorted({m["load_streams"] for m in res.r["measurements"] if m["test"] == "write_lat_load"})
+    size = plan.get("load_lat_size")
+    for n in loads:
+        what = f"under {n}-stream load ({size_name(plan['cpu_size'])} writes)" if n else "idle"
+        for stat, name in STAT_NAMES.items():
+            def cell(c, n=n, stat=stat):
+                if c["kind"] == "tcp":
+                    return "n/a"
+                m = res.find(c["id"], "write_lat_load", bytes=size, load_streams=n)
+                return fmt(m["figures"][stat]) if m else missing_cell(c)
+            row(f"write latency {size_name(size)} {what}, {name}", "usec", cell)
+    for n in (n for n in loads if n):
+        def cell(c, n=n):
+            if c["kind"] == "tcp":
+                return "n/a"
+            m = res.find(c["id"], "write_lat_load", bytes=size, load_streams=n)
+            if not m:
+                return missing_cell(c)
+            return f"{fmt(m['figures']['load_mean_Gbps'])} ± {fmt(m['figures']['load_stdev_Gbps'])}"
+        row(f"the {n}-stream load's own bandwidth (mean ± stdev over intervals)", "Gb/s", cell)
 
 
 # --- plots ---------------------------------------------------------------------
@@ -201,6 +228,27 @@ def plot_cdf(res):
             ax.plot(xs, [(i + 1) / len(xs) for i in range(len(xs))], style, color=color,
                     label=f"{column_title(c)}, n={len(xs)}")
     return save(fig, ax, res, "latency_cdf.png")
+
+
+def plot_load_cdf(res):
+    """Each RDMA column's write latency CDF idle (solid) and under each load."""
+    size = res.r["plan"].get("load_lat_size")
+    fig, ax = new_axes(f"Write latency CDF, {size_name(size) if size else ''}: idle vs under N-stream load",
+                       "one-way latency, usec (log)", "fraction of samples")
+    ax.set_xscale("log")
+    styles = ["-", "--", ":", "-."]
+    for c, color, _ in res.plotted():
+        ms = sorted((m for m in res.r["measurements"] if m["column"] == c["id"] and m["test"] == "write_lat_load"),
+                    key=lambda m: m["load_streams"])
+        for i, m in enumerate(ms):
+            path = os.path.join(res.out, m["samples_file"])
+            if not os.path.exists(path):
+                continue
+            xs = read_samples(path)
+            n = m["load_streams"]
+            ax.plot(xs, [(k + 1) / len(xs) for k in range(len(xs))], styles[i % len(styles)], color=color,
+                    label=f"{column_title(c)}, {f'{n} streams' if n else 'idle'}")
+    return save(fig, ax, res, "latency_under_load_cdf.png")
 
 
 def plot_bars(res, name, title, ylabel, groups, value):
@@ -326,7 +374,8 @@ def render(out):
         print(f"transport-shootout: error: cannot read {out}/results.json: {e}", file=sys.stderr)
         return False
     rows = table_rows(res)
-    plots = [p for p in (plot_latency(res), plot_bandwidth(res), plot_cdf(res), plot_streams(res), plot_cpu(res)) if p]
+    plots = [p for p in (plot_latency(res), plot_bandwidth(res), plot_cdf(res), plot_load_cdf(res),
+                                               plot_streams(res), plot_cpu(res)) if p]
     write_markdown(res, rows, plots)
     write_html(res, rows, plots)
     return True

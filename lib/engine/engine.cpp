@@ -169,7 +169,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
                               : "one-way (round trip / 2)";
   // An echo's response time is its full round trip: with several messages
   // in flight and queueing on the way, halving it would mean nothing.
-  if (latency && s.pacing && server_echoes(s.spec)) c.latency_kind = "round trip (a message and its answer)";
+  if (latency && server_echoes(s.spec)) c.latency_kind = "round trip (a message and its answer)";
   if (latency && s.pacing)
     c.latency_kind = fmt::format("response time: {} from its intended send time, open loop at {} (burst {}, up to {} in flight)",
                                  c.latency_kind, format_rate(s.pacing->rate), s.pacing->burst, s.spec.tx_depth);

@@ -157,9 +157,10 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults) 
       ("all,a", po::bool_switch(), "sweep sizes 2 B to 8 MiB, powers of two")
       ("rate", po::value(&raw.rate),
        "client: send at rate R on a fixed schedule. Bandwidth tests (not with -b): 10Gbps, 500MBps, "
-       "200kpps, ...; the report gives the achieved rate beside it. Read and atomic latency: open loop, "
-       "R messages per second (a bare number, or 200kpps, 1Mpps, ...), up to -t in flight (default 16 "
-       "with --rate), each latency counted from the message's intended send time")
+       "200kpps, ...; the report gives the achieved rate beside it. Latency tests: open loop, R "
+       "messages per second (a bare number, or 200kpps, 1Mpps, ...), up to -t in flight (default 16 "
+       "with --rate), each latency counted from the message's intended send time; the send and write "
+       "servers answer each message as it arrives (writes carry immediate data: not on iWARP)")
       ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
        "catching up after a stall (default 1)");
   test.add_options()("load-size", po::value(&raw.load_size),
@@ -281,21 +282,14 @@ void apply_sizes(const RawOptions& raw, const po::variables_map& vm, const Bench
   if (spec.duration_s) spec.warmup = 0;  // a timed run leaves out its first tenth instead
 }
 
-/// Where --rate applies: open-loop latency for the tests whose server takes
-/// no part (reads, atomics), and a paced sender for the bandwidth tests,
-/// whose server is passive or only receives.
+/// Where --rate applies: every latency test runs open loop (the send and
+/// write servers then echo each message), and the bandwidth tests get a
+/// paced sender, whose server is passive or only receives.
 void check_pacing_applies(const BenchmarkKind& kind, const CommandLine& cl) {
   const bool bandwidth = kind.measurement == Measurement::bandwidth;
-  const bool open_loop_latency = kind.measurement == Measurement::latency &&
-                                 (kind.operation == Operation::read || kind.operation == Operation::atomic);
-  if (!bandwidth && !open_loop_latency)
-    throw UsageError(fmt::format("--rate does not apply to {} yet: it paces the bandwidth tests and "
-                                 "runs open loop in rdma_read_lat and rdma_atomic_lat, whose server "
-                                 "takes no part in the loop",
-                                 kind.name));
   if (!cl.is_client())
     throw UsageError(fmt::format("--rate applies to the client, which sends on the schedule; the server "
-                                 "of {} does not pace anything: drop it there",
+                                 "of {} follows the client and paces nothing: drop it there",
                                  kind.name));
   // Both sides send with -b, and the server has no schedule to keep.
   if (bandwidth && cl.spec.bidirectional)
@@ -322,6 +316,9 @@ void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const Benc
   // schedule behind it, as a closed loop does; the depth bounds how far the
   // run may run ahead. Bandwidth keeps its -t, which already allows many.
   if (kind.measurement == Measurement::latency && !given(vm, "tx_depth")) cl.spec.tx_depth = 16;
+  // The hello carries it: a send or write latency server answers each
+  // message as it arrives instead of taking turns.
+  cl.spec.open_loop = kind.measurement == Measurement::latency;
   cl.pacing = pacing;
 }
 

@@ -104,6 +104,11 @@ std::optional<std::string> find_out_of_range(const TestSpec& spec) {
       spec.rx_depth == 1)
     return "-r/--rx-depth 1 is too small for rdma_send_lat: each side answers before it reposts "
            "the receive it used, so the next message needs a second one posted; give 2 or more";
+  if (server_echoes(spec) && spec.rx_depth && spec.rx_depth < spec.tx_depth)
+    return fmt::format("-r/--rx-depth {} is below -t/--tx-depth {}: an open-loop run (--rate) keeps "
+                       "up to -t messages in flight, each needing a receive posted on both sides; "
+                       "give -r {} or more, or none",
+                       spec.rx_depth, spec.tx_depth, spec.tx_depth);
   return std::nullopt;
 }
 

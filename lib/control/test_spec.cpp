@@ -23,12 +23,21 @@ std::string to_string(LoadOp op) {
   return op == LoadOp::read ? "read" : op == LoadOp::send ? "send" : "write";
 }
 
+bool writes_with_immediate(const TestSpec& spec) {
+  if (spec.operation != Operation::write) return false;
+  return spec.write_with_imm || (spec.open_loop && spec.measurement == Measurement::latency);
+}
+
 bool uses_receives(const TestSpec& spec) {
-  return spec.operation == Operation::send || (spec.operation == Operation::write && spec.write_with_imm);
+  return spec.operation == Operation::send || writes_with_immediate(spec);
+}
+
+bool server_echoes(const TestSpec& spec) {
+  return spec.open_loop && spec.measurement == Measurement::latency && uses_receives(spec);
 }
 
 bool server_is_passive(const TestSpec& spec) {
-  if (spec.bidirectional || spec.write_with_imm) return false;  // both sides take part
+  if (spec.bidirectional || writes_with_immediate(spec)) return false;  // both sides take part
   return spec.operation == Operation::read || spec.operation == Operation::atomic ||
          (spec.operation == Operation::write && spec.measurement == Measurement::bandwidth);
 }
@@ -88,6 +97,10 @@ std::optional<std::string> find_unsupported(const TestSpec& spec) {
   if (spec.qp_type == QpType::ud && spec.operation != Operation::send)
     return "rdma_" + test_name(spec) + " cannot run with " + c +
            ": UD queue pairs carry only sends; use -c RC (or UC for writes)";
+  if (spec.qp_type != QpType::rc && server_echoes(spec))
+    return "--rate and " + c + " conflict: an open-loop rdma_" + test_name(spec) +
+           " matches each answer to its message by arrival order, which only RC keeps (UC and UD "
+           "may lose a message); use -c RC";
   if (spec.qp_type != QpType::rc && spec.connect == ConnectMethod::rdma_cm)
     return "-R/--rdma-cm and " + c +
            " conflict: rdmabench connects only RC queue pairs with rdma_cm; drop -R (UC and UD "

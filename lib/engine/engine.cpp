@@ -26,6 +26,7 @@ SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
                                           : measure_unreliable_receive(s, bytes, clock);
     return measure_bandwidth(s, bytes, clock);
   }
+  if (server_echoes(s.spec)) return measure_open_loop_echo(s, bytes, clock);
   if (send) return measure_send_latency(s, bytes, clock);
 
   if (s.spec.operation == Operation::write) return measure_write_latency(s, bytes, clock);
@@ -116,7 +117,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   const std::string operation = read     ? "RDMA Read"
                                 : atomic ? "Atomic " + to_string(s.spec.atomic)
                                 : s.spec.operation == Operation::send ? "Send"
-                                : s.spec.write_with_imm               ? "RDMA Write with Immediate"
+                                : writes_with_immediate(s.spec)       ? "RDMA Write with Immediate"
                                                                       : "RDMA Write";
   c.title = operation + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
@@ -140,7 +141,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.memory_registration = to_string(s.registration);
   c.remote_memory = s.remote_memory;
   c.clock = clock.description;
-  c.tx_depth = latency && !s.pacing ? 1 : s.spec.tx_depth;
+  c.tx_depth = latency && !s.spec.open_loop ? 1 : s.spec.tx_depth;
   c.max_inline = s.max_inline;
   c.inline_reason = s.inline_reason;
   c.relaxed_local = s.relaxed_local;
@@ -166,6 +167,9 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
                               : "one-way (round trip / 2)";
+  // An echo's response time is its full round trip: with several messages
+  // in flight and queueing on the way, halving it would mean nothing.
+  if (latency && server_echoes(s.spec)) c.latency_kind = "round trip (a message and its answer)";
   if (latency && s.pacing)
     c.latency_kind = fmt::format("response time: {} from its intended send time, open loop at {} (burst {}, up to {} in flight)",
                                  c.latency_kind, format_rate(s.pacing->rate), s.pacing->burst, s.spec.tx_depth);
@@ -191,7 +195,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       // Only a target polled by its last byte is reset (with the CPU): with
       // --write-with-imm it may be GPU memory, which the CPU cannot touch.
       if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
-          !s.spec.write_with_imm)
+          !writes_with_immediate(s.spec))
         detail::reset_latency_target(s, bytes);
       s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};

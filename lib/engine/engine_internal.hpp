@@ -94,6 +94,11 @@ SizeResult measure_round_trip_latency(Session& session, std::uint64_t bytes, con
 /// each message's intended send time (loops/open_loop_latency.cpp).
 SizeResult measure_open_loop_round_trip(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 
+/// Open-loop send and write latency (--rate): the client sends on the
+/// schedule, the server answers each message as it arrives; the client's
+/// response time ends at the answer (loops/open_loop_echo.cpp).
+SizeResult measure_open_loop_echo(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+
 /// Send latency: ping-pong of sends, round trip / 2; both sides measure.
 SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
 

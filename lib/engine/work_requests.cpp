@@ -30,7 +30,7 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   const bool may_inline = bytes <= s.max_inline;
   switch (s.spec.operation) {
     case Operation::write:
-      p.wr.opcode = s.spec.write_with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+      p.wr.opcode = writes_with_immediate(s.spec) ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
       p.wr.imm_data = htonl(kImmediateData);
       p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
       break;

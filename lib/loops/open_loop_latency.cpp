@@ -11,14 +11,7 @@
 // times of every message for --dump-samples); a -D run posts what the
 // schedule holds until the duration ends and times those due inside the
 // window that leaves out the first and last tenth, into histograms.
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <cmath>
-
-#include "engine/engine_internal.hpp"
-#include "loops/open_loop_sinks.hpp"
-#include "rdmabench/engine/pacer.hpp"
+#include "loops/open_loop_schedule.hpp"
 
 namespace rdmabench::detail {
 
@@ -26,42 +19,11 @@ namespace {
 
 constexpr int kPollBatch = 16;
 
-/// When a message's post and its completion are kept: its due time and
-/// actual post, in a ring of -t slots (at most that many are in flight).
-struct Posted {
-  std::uint64_t intended = 0, posted = 0;
-};
-
-struct OpenLoopQueue {
-  ibv_qp* qp;
-  ibv_cq* cq;
-  PreparedOperation op;
-};
-
-/// Posts what the schedule has due and the window allows; returns how many.
-template <typename Clock>
-std::uint64_t post_due(const OpenLoopQueue& q, ibv_send_wr& wr, Pacer& pacer, std::vector<Posted>& ring,
-                       std::uint64_t in_flight, std::uint64_t left, Watchdog& dog) {
-  const std::uint64_t room = std::min<std::uint64_t>(ring.size() - in_flight, left);
-  if (room == 0) return 0;
-  const std::uint64_t k = std::min(pacer.due(Clock::now()), room);
-  ibv_send_wr* bad = nullptr;
-  for (std::uint64_t j = 0; j < k; ++j) {
-    const std::uint64_t i = pacer.posted();
-    ring[i % ring.size()] = {pacer.intended(i), Clock::now()};
-    wr.wr_id = i;
-    if (int rc = ibv_post_send(q.qp, &wr, &bad); rc != 0) [[unlikely]]
-      dog.post_failed(rc);
-    pacer.mark_posted(1);
-  }
-  return k;
-}
-
 template <typename Clock, typename Sink>
-void open_loop_round_trip(const OpenLoopQueue& q, Pacer& pacer, std::vector<Posted>& ring, Sink& sink,
-                          Watchdog& dog) {
-  ibv_send_wr wr = q.op.wr;
-  ibv_sge sge = q.op.sge;
+void open_loop_round_trip(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Pacer& pacer,
+                          std::vector<Posted>& ring, Sink& sink, Watchdog& dog) {
+  ibv_send_wr wr = op.wr;
+  ibv_sge sge = op.sge;
   wr.sg_list = &sge;
   wr.send_flags = IBV_SEND_SIGNALED;  // every message's completion is its response
   ibv_wc wc[kPollBatch];
@@ -69,10 +31,10 @@ void open_loop_round_trip(const OpenLoopQueue& q, Pacer& pacer, std::vector<Post
   for (;;) {
     const std::uint64_t posted = pacer.posted();
     if (sink.keep_posting(posted, Clock::now()))
-      post_due<Clock>(q, wr, pacer, ring, posted - completed, sink.total() - posted, dog);
+      post_due<Clock>(qp, wr, pacer, ring, ring.size() - (posted - completed), sink.total() - posted, dog);
     else if (completed == posted)
       break;
-    const int n = ibv_poll_cq(q.cq, kPollBatch, wc);
+    const int n = ibv_poll_cq(cq, kPollBatch, wc);
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
     if (n == 0) {
@@ -93,46 +55,14 @@ void open_loop_round_trip(const OpenLoopQueue& q, Pacer& pacer, std::vector<Post
   }
 }
 
-/// The schedule's pace in clock ticks, and the late threshold: a message is
-/// late when it left more than one interval after its time, or 10 usec if
-/// that is shorter (at a slow rate one interval would excuse a long wait).
-struct Schedule {
-  double per_second;
-  double ticks_per_message;
-  std::uint64_t late_threshold_ticks;
-};
-
-Schedule schedule_for(const Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const double per_s = messages_per_second(s.pacing->rate, bytes);
-  const double interval = ticks_per_message(per_s, clock.ticks_per_us);
-  const double cap = 10.0 * clock.ticks_per_us;
-  return {per_s, interval, static_cast<std::uint64_t>(std::min(interval, cap))};
-}
-
 }  // namespace
 
 SizeResult measure_open_loop_round_trip(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  const OpenLoopQueue q{s.qps.front().get(), s.cq.get(), prepare_operation(s, bytes)};
+  const PreparedOperation op = prepare_operation(s, bytes);
   Watchdog dog(*s.peer, s.timeout, "the completion");
-  const Schedule schedule = schedule_for(s, bytes, clock);
-  std::vector<Posted> ring(std::max<std::uint32_t>(s.spec.tx_depth, 1));  // allocated before timing
-  auto run = [&](auto& sink) {
-    with_clock(clock, [&]<typename Clock>() {
-      Pacer pacer(Clock::now(), schedule.ticks_per_message, s.pacing->burst);
-      sink.start(pacer.intended(0));
-      open_loop_round_trip<Clock>(q, pacer, ring, sink, dog);
-    });
-  };
-  if (s.spec.duration_s) {
-    TimedOpenLoopSink sink(s.spec.duration_s, schedule.ticks_per_message, schedule.late_threshold_ticks,
-                           clock.ticks_per_us);
-    run(sink);
-    return sink.result(std::move(r), *s.pacing, schedule.per_second, clock.ticks_per_us);
-  }
-  CountedOpenLoopSink sink(current_warmup(s), s.spec.iterations, schedule.late_threshold_ticks);
-  run(sink);
-  return sink.result(std::move(r), *s.pacing, schedule.per_second, clock.ticks_per_us);
+  return run_open_loop(s, bytes, clock, [&]<typename Clock>(Pacer& pacer, std::vector<Posted>& ring, auto& sink) {
+    open_loop_round_trip<Clock>(s.qps.front().get(), s.cq.get(), op, pacer, ring, sink, dog);
+  });
 }
 
 }  // namespace rdmabench::detail

@@ -27,7 +27,7 @@ BufferAccess minimum_access(Operation operation) {
 
 bool cpu_polls_exposed_buffer(const TestSpec& spec) {
   return spec.operation == Operation::write && spec.measurement == Measurement::latency &&
-         !spec.write_with_imm;
+         !writes_with_immediate(spec);
 }
 
 BufferAccess access_for(const TestSpec& spec, TransportKind transport, bool relaxed_ordering) {

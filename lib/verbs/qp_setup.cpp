@@ -74,6 +74,12 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
                       "cannot run on it",
                       name),
           "drop --write-with-imm here (rdma_send_* also measure completion-driven transfers)");
+  // An open-loop write server sees each message only by its immediate data.
+  require(!writes_with_immediate(spec) || context->device->transport_type != IBV_TRANSPORT_IWARP,
+          fmt::format("{} is iWARP, which has no RDMA write with immediate data: rdma_write_lat --rate "
+                      "needs it, since its server answers each write when its completion arrives",
+                      name),
+          "run rdma_send_lat --rate here for open-loop latency (or rdma_write_lat without --rate)");
   if (spec.operation != Operation::atomic) return;
   ibv_device_attr device{};
   if (int rc = ibv_query_device(context, &device); rc != 0) throw_system_error("ibv_query_device", rc);
@@ -150,6 +156,9 @@ void create_shared_resources(Session& s) {
                                                                          device.max_qp_wr,
                                                                          device.max_cqe,
                                                                          s.spec.queue_pairs);
+  // An open-loop echo has up to -t messages in flight, each arriving into a
+  // receive on both sides (a given -r below -t is refused with the options).
+  if (server_echoes(s.spec)) s.receive_queue_depth = std::max(s.receive_queue_depth, s.spec.tx_depth);
   require(s.receive_queue_depth <= static_cast<std::uint32_t>(device.max_qp_wr),
           fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})",
                       s.receive_queue_depth, device.max_qp_wr, s.port.device));

@@ -1,7 +1,7 @@
-// --rate and --burst on the command line: open loop for the latency tests
-// whose server takes no part (read, atomic), a paced sender for the
-// bandwidth tests (not with -b), on the client; everything else refused with
-// a message naming what would be right.
+// --rate and --burst on the command line: open loop for every latency test
+// (the hello then tells the server, whose send and write loops echo), a
+// paced sender for the bandwidth tests (not with -b), on the client;
+// everything else refused with a message naming what would be right.
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +20,7 @@ namespace {
 
 const BenchmarkKind kReadLatency{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
 const BenchmarkKind kWriteLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
+const BenchmarkKind kSendLatency{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
 const BenchmarkKind kWriteBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth, 65536, 5000, 128};
 const BenchmarkKind kSendBandwidth{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
 const BenchmarkKind kReadBandwidth{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
@@ -34,6 +35,7 @@ TEST_CASE("options: --rate paces a read latency client, 16 in flight unless -t s
   CHECK(cl.pacing->rate.unit == RateUnit::messages_per_second);
   CHECK(cl.pacing->burst == 1);
   CHECK(cl.spec.tx_depth == 16);
+  CHECK(cl.spec.open_loop);  // carried in the hello, shown in the JSON parameters
   const auto given = parse_command_line(kReadLatency, {"server", "--rate", "200kpps", "--burst", "4", "-t", "8"});
   CHECK(given.pacing->rate.value == 200000);
   CHECK(given.pacing->burst == 4);
@@ -44,13 +46,49 @@ TEST_CASE("options: without --rate nothing changes", "[options]") {
   const auto cl = parse_command_line(kReadLatency, {"server"});
   CHECK_FALSE(cl.pacing.has_value());
   CHECK(cl.spec.tx_depth == 1);
+  CHECK_FALSE(cl.spec.open_loop);
+  CHECK_FALSE(parse_command_line(kSendLatency, {"server"}).spec.open_loop);
+}
+
+TEST_CASE("options: --rate runs send and write latency open loop, their server echoing", "[options]") {
+  for (const BenchmarkKind& kind : {kSendLatency, kWriteLatency}) {
+    INFO(kind.name);
+    const auto cl = parse_command_line(kind, {"server", "--rate", "1000", "--burst", "2"});
+    REQUIRE(cl.pacing.has_value());
+    CHECK(cl.pacing->rate.value == 1000);
+    CHECK(cl.pacing->burst == 2);
+    CHECK(cl.spec.tx_depth == 16);
+    CHECK(cl.spec.open_loop);
+    CHECK(rdmabench::server_echoes(cl.spec));
+    CHECK(parse_command_line(kind, {"server", "--rate", "1000", "-t", "4"}).spec.tx_depth == 4);
+  }
+  // The write's target reaps a completion per message: immediate data.
+  CHECK(rdmabench::writes_with_immediate(parse_command_line(kWriteLatency, {"server", "--rate", "1000"}).spec));
+  CHECK_FALSE(rdmabench::writes_with_immediate(parse_command_line(kWriteLatency, {"server"}).spec));
+  // The echo needs a receive for each message in flight, on both sides.
+  CHECK(parse_command_line(kSendLatency, {"server", "--rate", "1000", "-r", "16"}).spec.rx_depth == 16);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kSendLatency, {"server", "--rate", "1000", "-r", "8"}), UsageError,
+                         MessageContains("-r/--rx-depth 8 is below -t/--tx-depth 16") &&
+                             MessageContains("give -r 16 or more"));
+  CHECK(parse_command_line(kSendLatency, {"server", "-r", "8"}).spec.rx_depth == 8);  // closed loop: one in flight
+}
+
+TEST_CASE("options: an open-loop send or write latency needs RC", "[options]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kSendLatency, {"server", "--rate", "1000", "-c", "UD"}), UsageError,
+                         MessageContains("--rate and -c/--connection UD conflict") &&
+                             MessageContains("matches each answer to its message by arrival order") &&
+                             MessageContains("use -c RC"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLatency, {"server", "--rate", "1000", "-c", "UC"}), UsageError,
+                         MessageContains("--rate and -c/--connection UC conflict"));
+  CHECK(parse_command_line(kSendLatency, {"server", "-c", "UD"}).spec.qp_type == rdmabench::QpType::ud);
 }
 
 TEST_CASE("options: --rate and --burst refused where they cannot apply", "[options]") {
-  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLatency, {"server", "--rate", "1000"}), UsageError,
-                         MessageContains("--rate does not apply to rdma_write_lat yet"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"--rate", "1000"}), UsageError,
                          MessageContains("--rate applies to the client"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kSendLatency, {"--rate", "1000"}), UsageError,
+                         MessageContains("--rate applies to the client") &&
+                             MessageContains("server of rdma_send_lat follows the client"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"server", "--burst", "4"}), UsageError,
                          MessageContains("--burst applies with --rate"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kReadLatency, {"server", "--rate", "1000", "--burst", "0"}),

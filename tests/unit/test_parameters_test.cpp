@@ -45,6 +45,7 @@ TestSpec unusual_spec() {
   s.write_with_imm = true;
   s.warmup_each_size = false;
   s.passive_wait = PassiveWait::sleep;
+  s.open_loop = true;
   return s;
 }
 
@@ -162,4 +163,18 @@ TEST_CASE("parameters: -u/--qp-timeout, added by one row, is parsed, bounded and
                          MessageContains("-u/--qp-timeout 32 is out of range"));
   s.qp_timeout = 9;
   CHECK(adopt_client_choice(TestSpec{}, s).qp_timeout == 9);
+}
+
+TEST_CASE("parameters: open_loop has no option of its own; the hello carries the client's to the server",
+          "[parameters]") {
+  const cli::BenchmarkKind kind{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
+  const TestSpec client = cli::parse_command_line(kind, {"server", "--rate", "1000"}).spec;
+  REQUIRE(client.open_loop);
+  const auto hello = wire::decode(wire::encode(wire::Hello{client}));
+  const TestSpec server = cli::parse_command_line(kind, {}).spec;
+  CHECK_FALSE(server.open_loop);
+  CHECK_FALSE(find_conflict(server, client));
+  CHECK(adopt_client_choice(server, std::get<wire::Hello>(hello).spec).open_loop);
+  REQUIRE_THROWS_MATCHES(cli::parse_command_line(kind, {"--open-loop"}), cli::UsageError,
+                         MessageContains("unrecognised option '--open-loop'"));
 }

@@ -238,3 +238,31 @@ TEST_CASE("test spec: --write-with-imm must be given on both sides, and makes th
   CHECK_FALSE(uses_receives(server));
   CHECK_FALSE(server_is_passive(client));  // write_bw's target counts arrivals
 }
+
+TEST_CASE("test_spec: an open-loop send or write latency server echoes; writes carry immediate data",
+          "[test_spec]") {
+  rdmabench::TestSpec write_lat;
+  write_lat.operation = rdmabench::Operation::write;
+  write_lat.measurement = rdmabench::Measurement::latency;
+  CHECK_FALSE(rdmabench::server_echoes(write_lat));  // the closed ping-pong polls the last byte
+  CHECK_FALSE(rdmabench::writes_with_immediate(write_lat));
+  write_lat.open_loop = true;
+  CHECK(rdmabench::server_echoes(write_lat));
+  CHECK(rdmabench::writes_with_immediate(write_lat));
+  CHECK(rdmabench::uses_receives(write_lat));
+  CHECK_FALSE(rdmabench::server_is_passive(write_lat));
+  rdmabench::TestSpec send_lat = write_lat;
+  send_lat.operation = rdmabench::Operation::send;
+  CHECK(rdmabench::server_echoes(send_lat));
+  CHECK_FALSE(rdmabench::writes_with_immediate(send_lat));
+  // A read's server stays passive with --rate: its NIC answers alone.
+  rdmabench::TestSpec read_lat = write_lat;
+  read_lat.operation = rdmabench::Operation::read;
+  CHECK_FALSE(rdmabench::server_echoes(read_lat));
+  CHECK(rdmabench::server_is_passive(read_lat));
+  // open_loop belongs to latency tests; a paced write bandwidth stays passive.
+  rdmabench::TestSpec write_bw = write_lat;
+  write_bw.measurement = rdmabench::Measurement::bandwidth;
+  CHECK_FALSE(rdmabench::writes_with_immediate(write_bw));
+  CHECK(rdmabench::server_is_passive(write_bw));
+}

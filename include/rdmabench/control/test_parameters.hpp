@@ -184,7 +184,10 @@ inline constexpr auto kTestParameters = std::make_tuple(
         "(sleep); auto (default) spins on iWARP only; the client's choice holds"},
     TestParameter<std::uint32_t>{"qp_timeout", "-u/--qp-timeout", &TestSpec::qp_timeout,
         Agreement::adopt, OptionGroup::connection,
-        "RC ack timeout: 4.096 usec x 2^N per try, 7 tries (default {}, ~67 ms)", {1, 31}});
+        "RC ack timeout: 4.096 usec x 2^N per try, 7 tries (default {}, ~67 ms)", {1, 31}},
+    // The client's --rate sets it (bench/cli); the server must know, since
+    // for send and write latency it then echoes instead of taking turns.
+    TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

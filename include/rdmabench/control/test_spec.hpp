@@ -68,6 +68,10 @@ struct TestSpec {
   std::uint32_t load_queue_pairs = 0;
   std::uint64_t load_size = 65536;
   LoadOp load_op = LoadOp::write;
+  /// The client's --rate on a latency test: up to -t messages in flight on a
+  /// schedule. The server of send and write latency then answers each
+  /// message as it arrives (an echo) instead of taking turns.
+  bool open_loop = false;
 
   bool operator==(const TestSpec&) const = default;
 };
@@ -98,6 +102,14 @@ std::optional<std::string> find_unsupported(const TestSpec& spec);
 /// True when the target of each message reaps a receive completion: sends,
 /// and writes with immediate data.
 bool uses_receives(const TestSpec& spec);
+
+/// True when writes carry immediate data: --write-with-imm, or an open-loop
+/// write latency test, whose server answers each write as it sees it.
+bool writes_with_immediate(const TestSpec& spec);
+
+/// True when the server echoes every message as it arrives, several in
+/// flight: open-loop send and write latency (loops/open_loop_echo.cpp).
+bool server_echoes(const TestSpec& spec);
 
 /// Bandwidth loops signal one completion in this many work requests:
 /// cq_mod (-Q), or by default 3/4 of the queue, at most 100, and at least

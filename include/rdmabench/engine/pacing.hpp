@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// An open-loop run's pacing as the user asked for it (--rate, --burst):
-/// side-local, the client's alone, because the tests that take it so far
-/// (read and atomic latency) have a server that takes no part in the loop.
+/// side-local, the client's alone, since only the client keeps a schedule.
+/// A server that must take part (send and write latency echo each message)
+/// learns that much from the test parameter `open_loop`, not the rate.
 
 #include <cstdint>
 

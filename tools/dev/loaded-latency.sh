@@ -15,12 +15,7 @@ shift $(( $# < 4 ? $# : 4 ))
 LOAD_ARGS=("$@")
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
 out=$(mktemp -d)
-addr_of() {
-  local net
-  net=$(ls "/sys/class/infiniband/$1/device/net" 2>/dev/null | head -1)
-  [ -n "$net" ] || net=$(rdma link show "$1/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
-  ip -4 -o addr show dev "$net" | awk '{print $4}' | cut -d/ -f1 | head -1
-}
+. "$(dirname "$0")/device-address.sh"
 
 # run DEV JSON CLIENT_ARGS...: one pair; the client's JSON line lands in JSON.
 run() {

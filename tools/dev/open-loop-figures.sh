@@ -9,12 +9,7 @@ set -uo pipefail
 BUILD=${1:?usage: open-loop-figures.sh BUILD [DEVICES]}
 DEVS=${2:-rxe0 siw0}
 out=$(mktemp -d)
-addr_of() {
-  local net
-  net=$(ls "/sys/class/infiniband/$1/device/net" 2>/dev/null | head -1)
-  [ -n "$net" ] || net=$(rdma link show "$1/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
-  ip -4 -o addr show dev "$net" | awk '{print $4}' | cut -d/ -f1 | head -1
-}
+. "$(dirname "$0")/device-address.sh"
 
 # run DEV LABEL STALL CLIENT_ARGS...: one pair; STALL=1 stops the client for 200 ms.
 run() {

@@ -77,11 +77,12 @@ void LoadStream::post(std::size_t qp) {
 }
 
 void LoadStream::stream() {
+  // Every queue is filled once and each completion reposted at once, so
+  // kDepth stay in flight per queue pair until the stop.
   const std::size_t qps = s_.load.qps.size();
-  std::vector<std::uint32_t> in_flight(qps, 0);
   edges_.push_back({seconds(), 0});
   for (std::size_t q = 0; q < qps; ++q)
-    for (; in_flight[q] < LoadQueues::kDepth; ++in_flight[q]) post(q);
+    for (std::uint32_t k = 0; k < LoadQueues::kDepth; ++k) post(q);
   primed_.store(true, std::memory_order_release);
   std::uint64_t bytes = 0;
   double next_edge = edges_.front().seconds + kIntervalSeconds;
@@ -103,14 +104,12 @@ void LoadStream::stream() {
     next_edge = std::max(next_edge + kIntervalSeconds, now);  // a late edge does not bunch the next ones
   }
   edges_.push_back({seconds(), bytes});
-  drain(in_flight);
+  drain(qps * LoadQueues::kDepth);
 }
 
 /// Waits for what is still in flight, so that the next size or the teardown
 /// finds the load queue pairs idle.
-void LoadStream::drain(std::vector<std::uint32_t>& in_flight) {
-  std::uint64_t left = 0;
-  for (auto n : in_flight) left += n;
+void LoadStream::drain(std::uint64_t left) {
   const double deadline = seconds() + std::chrono::duration<double>(s_.timeout).count();
   std::array<ibv_wc, 32> wcs;
   while (left) {

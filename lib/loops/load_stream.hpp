@@ -40,7 +40,7 @@ class LoadStream {
   void run();
   void stream();
   void post(std::size_t qp);
-  void drain(std::vector<std::uint32_t>& in_flight);
+  void drain(std::uint64_t in_flight);
 
   Session& s_;
   const std::chrono::steady_clock::time_point origin_;

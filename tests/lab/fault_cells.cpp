@@ -221,8 +221,9 @@ Outcome hostile_during_run(const Cell& c) {
   o.seconds = seconds_since(t0);
   const bool busy = answer && answer->find("the server is busy with a run") != std::string::npos;
   // At teardown the server may be exiting: its listener gone, or the
-  // connection taken into the backlog and closed unanswered as it exits.
-  const bool closed_unanswered = answer && answer->find("truncated: 0 bytes") != std::string::npos;
+  // connection taken into the backlog and closed unanswered as it exits:
+  // no byte came back (the answer is raw bytes, not reason_in's decoding).
+  const bool closed_unanswered = answer && answer->empty();
   const bool gone = (!answer || closed_unanswered) && c.phase == "teardown";
   o.observed = busy ? "turned away: " + reason_in(*answer)
                : gone ? (answer ? "closed unanswered (the server was exiting)" : "no listener (the server had finished)")

@@ -70,10 +70,10 @@ std::unique_ptr<Process> run_alone(const Args& argv) {
 
 }  // namespace
 
-TEST_CASE("send_lat -c UD on RoCEv2", "[lab][rxe][ud]") { check_send_latency("UD"); }
+TEST_CASE("send_lat -c UD on RoCEv2", "[sanitizer][lab][rxe][ud]") { check_send_latency("UD"); }
 TEST_CASE("send_lat -c UC on RoCEv2", "[lab][rxe][uc]") { check_send_latency("UC"); }
 TEST_CASE("send_bw -c UD on RoCEv2 reports what arrived", "[lab][rxe][ud]") { check_send_bandwidth("UD"); }
-TEST_CASE("send_bw -c UC on RoCEv2 reports what arrived", "[lab][rxe][uc]") { check_send_bandwidth("UC"); }
+TEST_CASE("send_bw -c UC on RoCEv2 reports what arrived", "[sanitizer][lab][rxe][uc]") { check_send_bandwidth("UC"); }
 
 TEST_CASE("write_bw -c UC on RoCEv2", "[lab][rxe][uc]") {
   const auto run = json_pair("rdma_write_bw", {"-c", "UC", "-n", "2000", "-s", "16384"});
@@ -98,7 +98,7 @@ TEST_CASE("send tests refuse -c UD and UC on iWARP before connecting, on both si
   }
 }
 
-TEST_CASE("send_bw refuses -c UD with a size above the MTU before connecting", "[lab][rxe][ud]") {
+TEST_CASE("send_bw refuses -c UD with a size above the MTU before connecting", "[sanitizer][lab][rxe][ud]") {
   const Device d = roce();
   auto p = run_alone({bin("rdma_send_bw"), "-d", d.name, "-c", "UD", "-s", "8192", "-p",
                       std::to_string(free_port_pair()), d.address});

@@ -94,7 +94,7 @@ void expect_refused_on_both_sides(const Args& server, const Args& client, const 
 
 }  // namespace
 
-TEST_CASE("unknown device lists the devices that exist", "[lab][errors]") {
+TEST_CASE("unknown device lists the devices that exist", "[sanitizer][lab][errors]") {
   auto p = run_alone({bin("rdma_write_bw"), "-d", "nosuch9", "-p", std::to_string(free_port_pair())});
   INFO(p->describe());
   CHECK(p->wait_for(0ms) == 1);
@@ -102,7 +102,7 @@ TEST_CASE("unknown device lists the devices that exist", "[lab][errors]") {
   CHECK_THAT(p->err(), Catch::Contains(roce().name));
 }
 
-TEST_CASE("invalid GID index names the valid ones", "[lab][errors]") {
+TEST_CASE("invalid GID index names the valid ones", "[sanitizer][lab][errors]") {
   auto p = run_alone({bin("rdma_write_lat"), "-d", roce().name, "-x", "9", "-p",
                       std::to_string(free_port_pair())});
   INFO(p->describe());
@@ -110,14 +110,14 @@ TEST_CASE("invalid GID index names the valid ones", "[lab][errors]") {
   CHECK_THAT(p->err(), Catch::Contains("GID index 9 does not exist on " + roce().name + " port 1; valid: 0"));
 }
 
-TEST_CASE("size 0 is a usage error", "[lab][errors]") {
+TEST_CASE("size 0 is a usage error", "[sanitizer][lab][errors]") {
   auto p = run_alone({bin("rdma_write_bw"), "-d", roce().name, "-s", "0", "127.0.0.1"});
   INFO(p->describe());
   CHECK(p->wait_for(0ms) == 2);
   CHECK_THAT(p->err(), Catch::Contains("-s/--size 0 is invalid"));
 }
 
-TEST_CASE("size above what the device can carry is refused before connecting", "[lab][errors]") {
+TEST_CASE("size above what the device can carry is refused before connecting", "[sanitizer][lab][errors]") {
   // 4095 MiB fits the protocol's 32-bit message length but exceeds rxe's
   // max_msg_sz (2 GiB); nothing listens on the port, so reaching the network
   // would be a different error.
@@ -128,7 +128,7 @@ TEST_CASE("size above what the device can carry is refused before connecting", "
   CHECK_THAT(p->err(), Catch::Contains("message size 4293918720 exceeds the largest message"));
 }
 
-TEST_CASE("client with no server gives up within --timeout", "[lab][errors]") {
+TEST_CASE("client with no server gives up within --timeout", "[sanitizer][lab][errors]") {
   const auto start = std::chrono::steady_clock::now();
   auto p = run_alone({bin("rdma_write_lat"), "-d", roce().name, "--timeout", "2", "-p",
                       std::to_string(free_port_pair()), "127.0.0.1"});
@@ -140,7 +140,7 @@ TEST_CASE("client with no server gives up within --timeout", "[lab][errors]") {
   CHECK(seconds < 15.0);   // ...and then stopped
 }
 
-TEST_CASE("garbage on the control port is rejected and the server keeps serving", "[lab][errors]") {
+TEST_CASE("garbage on the control port is rejected and the server keeps serving", "[sanitizer][lab][errors]") {
   const auto d = roce();
   const int port = free_port_pair();
   auto server_process = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
@@ -161,16 +161,16 @@ TEST_CASE("garbage on the control port is rejected and the server keeps serving"
   CHECK(server.wait_for(10s) == 0);
 }
 
-TEST_CASE("mismatched binaries are refused on both sides, naming the test", "[lab][errors]") {
+TEST_CASE("mismatched binaries are refused on both sides, naming the test", "[sanitizer][lab][errors]") {
   expect_refused_on_both_sides({"rdma_write_bw"}, {"rdma_write_lat"},
                                "mismatched test: the server runs rdma_write_bw, the client rdma_write_lat");
 }
 
-TEST_CASE("rdma_cm on one side only is refused, naming --rdma-cm", "[lab][errors]") {
+TEST_CASE("rdma_cm on one side only is refused, naming --rdma-cm", "[sanitizer][lab][errors]") {
   expect_refused_on_both_sides({"rdma_write_lat", "-R"}, {"rdma_write_lat"}, "mismatched --rdma-cm");
 }
 
-TEST_CASE("server killed mid-run: the bandwidth client notices", "[lab][errors][kill]") {
+TEST_CASE("server killed mid-run: the bandwidth client notices", "[sanitizer][lab][errors][kill]") {
   kill_mid_run("rdma_write_bw", roce(), true);
 }
 TEST_CASE("client killed mid-run: the bandwidth server notices", "[lab][errors][kill]") {
@@ -179,10 +179,10 @@ TEST_CASE("client killed mid-run: the bandwidth server notices", "[lab][errors][
 TEST_CASE("server killed mid-run: the latency client notices", "[lab][errors][kill]") {
   kill_mid_run("rdma_write_lat", roce(), true);
 }
-TEST_CASE("client killed mid-run: the latency server notices", "[lab][errors][kill]") {
+TEST_CASE("client killed mid-run: the latency server notices", "[sanitizer][lab][errors][kill]") {
   kill_mid_run("rdma_write_lat", roce(), false);
 }
-TEST_CASE("server killed mid-run on iWARP: the client notices", "[lab][errors][kill]") {
+TEST_CASE("server killed mid-run on iWARP: the client notices", "[sanitizer][lab][errors][kill]") {
   kill_mid_run("rdma_write_bw", iwarp(), true);
 }
 TEST_CASE("server killed mid-run: the read latency client notices", "[lab][errors][kill][read]") {
@@ -198,7 +198,7 @@ TEST_CASE("client killed mid-run: the send latency server notices", "[lab][error
   kill_mid_run("rdma_send_lat", iwarp(), false);
 }
 
-TEST_CASE("atomics on iWARP are refused before connecting, from the device's capabilities", "[lab][errors][atomic]") {
+TEST_CASE("atomics on iWARP are refused before connecting, from the device's capabilities", "[sanitizer][lab][errors][atomic]") {
   const auto d = iwarp();
   for (const bool server : {true, false}) {
     INFO((server ? "server" : "client"));
@@ -212,7 +212,7 @@ TEST_CASE("atomics on iWARP are refused before connecting, from the device's cap
   }
 }
 
-TEST_CASE("validate catches a corrupted byte and names it, on both sides", "[lab][errors][validate]") {
+TEST_CASE("validate catches a corrupted byte and names it, on both sides", "[sanitizer][lab][errors][validate]") {
   // The data side (client for writes, server for reads) flips one byte.
   for (const bool read : {false, true}) {
     const auto d = read ? iwarp() : roce();

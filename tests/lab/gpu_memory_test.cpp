@@ -50,7 +50,7 @@ std::unique_ptr<Process> fails_before_listening(Args argv) {
 
 }  // namespace
 
-TEST_CASE("gpu: server on cuda:0, client on host, writes validated (H->D over rxe)", "[lab][gpu]") {
+TEST_CASE("gpu: server on cuda:0, client on host, writes validated (H->D over rxe)", "[sanitizer][lab][gpu]") {
   StandinDriver standin;
   ScopedEnv dmabuf{"CUDA_STANDIN_DMABUF", "memfd"};  // dma-buf is tried first, and refused
   const auto d = roce();
@@ -72,7 +72,7 @@ TEST_CASE("gpu: server on cuda:0, client on host, writes validated (H->D over rx
   CHECK(read_json_lines(client_json).front()["context"]["gpu_relationship"].is_null());
 }
 
-TEST_CASE("gpu: client on host reads a cuda:0 buffer, validated (D->H over siw)", "[lab][gpu]") {
+TEST_CASE("gpu: client on host reads a cuda:0 buffer, validated (D->H over siw)", "[sanitizer][lab][gpu]") {
   StandinDriver standin;
   ScopedEnv dmabuf{"CUDA_STANDIN_DMABUF", "fail"};  // the export itself fails: straight to peer memory
   const auto d = iwarp();
@@ -84,7 +84,7 @@ TEST_CASE("gpu: client on host reads a cuda:0 buffer, validated (D->H over siw)"
   check_side(client_json, "host", "host");
 }
 
-TEST_CASE("gpu: send latency from cuda:0 to cuda-host:0, validated (rxe)", "[lab][gpu]") {
+TEST_CASE("gpu: send latency from cuda:0 to cuda-host:0, validated (rxe)", "[sanitizer][lab][gpu]") {
   StandinDriver standin;
   const auto d = roce();
   TempDir tmp;
@@ -102,13 +102,13 @@ TEST_CASE("gpu: send latency from cuda:0 to cuda-host:0, validated (rxe)", "[lab
   CHECK(read_json_lines(server_json).front()["context"]["max_inline_bytes"] == 236);
 }
 
-TEST_CASE("gpu: -I with GPU memory is refused before listening", "[lab][gpu]") {
+TEST_CASE("gpu: -I with GPU memory is refused before listening", "[sanitizer][lab][gpu]") {
   StandinDriver standin;
   const auto p = fails_before_listening({bin("rdma_write_bw"), "--mem", "cuda:0", "-I", "64"});
   CHECK_THAT(p->err(), Catch::Contains("-I/--inline-size 64 cannot be used with --mem cuda:0"));
 }
 
-TEST_CASE("gpu: --gdr dmabuf that the device refuses fails naming it, on both sides", "[lab][gpu]") {
+TEST_CASE("gpu: --gdr dmabuf that the device refuses fails naming it, on both sides", "[sanitizer][lab][gpu]") {
   StandinDriver standin;
   ScopedEnv dmabuf{"CUDA_STANDIN_DMABUF", "memfd"};
   const auto d = roce();
@@ -124,7 +124,7 @@ TEST_CASE("gpu: --gdr dmabuf that the device refuses fails naming it, on both si
   CHECK(*p.server->wait_for(0s) != 0);
 }
 
-TEST_CASE("gpu: no driver, no device or write latency on GPU memory fail before listening", "[lab][gpu]") {
+TEST_CASE("gpu: no driver, no device or write latency on GPU memory fail before listening", "[sanitizer][lab][gpu]") {
   const auto d = roce();
   const std::string port = std::to_string(free_port_pair());
   {
@@ -157,7 +157,7 @@ TEST_CASE("gpu: a client without a driver never reaches the server", "[lab][gpu]
   CHECK_THAT(p.server->err(), !Catch::Contains("rejected"));
 }
 
-TEST_CASE("gpu: write_lat on cuda:0 with --write-with-imm polls completions, validated", "[lab][gpu][imm]") {
+TEST_CASE("gpu: write_lat on cuda:0 with --write-with-imm polls completions, validated", "[sanitizer][lab][gpu][imm]") {
   StandinDriver standin;
   const auto d = roce();
   auto p = run_pair_ok("rdma_write_lat", {"-d", d.name, "--mem", "cuda:0", "--write-with-imm"}, d.address,

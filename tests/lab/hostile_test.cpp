@@ -40,7 +40,7 @@ rdmabench::TestSpec hostile(const std::function<void(rdmabench::TestSpec&)>& spo
 }  // namespace
 
 TEST_CASE("hostile hellos are refused naming the field, and the server then serves a client",
-          "[lab][hostile]") {
+          "[sanitizer][lab][hostile]") {
   const auto d = roce();
   const int port = free_port_pair();
   auto server = start_server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
@@ -75,7 +75,7 @@ TEST_CASE("hostile hellos are refused naming the field, and the server then serv
 }
 
 TEST_CASE("a client that connects and says nothing is turned away after the hello deadline",
-          "[lab][hostile]") {
+          "[sanitizer][lab][hostile]") {
   const auto d = roce();
   const int port = free_port_pair();
   auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
@@ -86,7 +86,7 @@ TEST_CASE("a client that connects and says nothing is turned away after the hell
   expect_served("rdma_write_lat", d, port, *server);
 }
 
-TEST_CASE("a second client during a run is refused, naming the run's client", "[lab][hostile]") {
+TEST_CASE("a second client during a run is refused, naming the run's client", "[sanitizer][lab][hostile]") {
   const auto d = roce();
   auto p = start_pair("rdma_write_bw", {"-d", d.name}, d.address,
                       {"-d", d.name, "-n", "10000000", "-s", "2"});
@@ -100,7 +100,7 @@ TEST_CASE("a second client during a run is refused, naming the run's client", "[
   p.client->kill(SIGKILL);
 }
 
-TEST_CASE("a server given --bind listens on that address alone", "[lab][hostile]") {
+TEST_CASE("a server given --bind listens on that address alone", "[sanitizer][lab][hostile]") {
   const auto d = roce();
   const int port = free_port_pair();
   auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port),
@@ -114,7 +114,7 @@ TEST_CASE("a server given --bind listens on that address alone", "[lab][hostile]
 }
 
 TEST_CASE("a latency run whose samples cannot fit is refused before connecting, naming -D",
-          "[lab][hostile]") {
+          "[sanitizer][lab][hostile]") {
   // The lab guest has 2 GiB; keeping 10^9 samples needs about 22 GiB.
   Process client({bin("rdma_write_lat"), "-d", roce().name, "-n", "1000000000", "-p",
                   std::to_string(free_port_pair()), "127.0.0.1"});

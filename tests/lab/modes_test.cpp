@@ -85,17 +85,17 @@ void check_timed_bandwidth(const std::string& binary, const Device& d, const Arg
 TEST_CASE("write_bw -q 4 on RoCEv2: per-QP figures add up to the total", "[lab][rxe][qp]") {
   check_queue_pairs("rdma_write_bw", roce(), {}, 4);
 }
-TEST_CASE("write_bw -q 4 on iWARP: one rdma_cm connection per QP", "[lab][siw][qp]") {
+TEST_CASE("write_bw -q 4 on iWARP: one rdma_cm connection per QP", "[sanitizer][lab][siw][qp]") {
   check_queue_pairs("rdma_write_bw", iwarp(), {}, 4);
 }
-TEST_CASE("send_bw -q 3 over rdma_cm on RoCEv2: receives reposted on each QP", "[lab][rxe][qp]") {
+TEST_CASE("send_bw -q 3 over rdma_cm on RoCEv2: receives reposted on each QP", "[sanitizer][lab][rxe][qp]") {
   check_queue_pairs("rdma_send_bw", roce(), {"-R"}, 3);
 }
 TEST_CASE("read_bw -q 2 on RoCEv2", "[lab][rxe][qp]") {
   check_queue_pairs("rdma_read_bw", roce(), {}, 2);
 }
 
-TEST_CASE("write_bw -b on RoCEv2 measures both directions", "[lab][rxe][bidirectional]") {
+TEST_CASE("write_bw -b on RoCEv2 measures both directions", "[sanitizer][lab][rxe][bidirectional]") {
   check_bidirectional("rdma_write_bw", roce());
 }
 TEST_CASE("write_bw -b on iWARP", "[lab][siw][bidirectional]") {
@@ -117,7 +117,7 @@ TEST_CASE("write_bw with -b on one side only is refused on both, naming the opti
   CHECK(p.server->running());
 }
 
-TEST_CASE("write_lat -D 2 on RoCEv2 reports histogram percentiles", "[lab][rxe][duration]") {
+TEST_CASE("write_lat -D 2 on RoCEv2 reports histogram percentiles", "[sanitizer][lab][rxe][duration]") {
   check_timed_latency("rdma_write_lat", roce());
 }
 TEST_CASE("send_lat -D 2 on iWARP ends with its zero-length marker", "[lab][siw][duration]") {
@@ -138,16 +138,16 @@ TEST_CASE("send_bw -b on RoCEv2: each side sends and keeps the other's receives 
   check_bidirectional("rdma_send_bw", roce());
 }
 TEST_CASE("send_bw -b -q 2 on iWARP, with the deeper receive queue iWARP needs",
-          "[lab][siw][bidirectional]") {
+          "[sanitizer][lab][siw][bidirectional]") {
   // iWARP has no receiver-not-ready retry: a receiver that also sends must
   // keep more receives posted (the error says so; -r 512 broke here).
   check_bidirectional("rdma_send_bw", iwarp(), {"-q", "2", "-r", "4096"});
 }
-TEST_CASE("send_bw -b -D 2 on RoCEv2 ends on both sides' markers", "[lab][rxe][bidirectional][duration]") {
+TEST_CASE("send_bw -b -D 2 on RoCEv2 ends on both sides' markers", "[sanitizer][lab][rxe][bidirectional][duration]") {
   check_timed_bandwidth("rdma_send_bw", roce(), {"-b"});
 }
 
-TEST_CASE("write_lat --write-with-imm on RoCEv2: both sides time completions", "[lab][rxe][imm]") {
+TEST_CASE("write_lat --write-with-imm on RoCEv2: both sides time completions", "[sanitizer][lab][rxe][imm]") {
   Pair p;
   const auto j = client_json("rdma_write_lat", roce(), {"--write-with-imm", "-n", "500", "-s", "64", "--validate"}, &p);
   CHECK(j.at("latency").at("samples") == 500);
@@ -158,7 +158,7 @@ TEST_CASE("write_lat --write-with-imm on RoCEv2: both sides time completions", "
   CHECK(server_rows[0][1] == 499);  // the target measured too, from its completions
 }
 
-TEST_CASE("write_bw --write-with-imm on RoCEv2: the target counts every arrival", "[lab][rxe][imm]") {
+TEST_CASE("write_bw --write-with-imm on RoCEv2: the target counts every arrival", "[sanitizer][lab][rxe][imm]") {
   Pair p;
   const auto j = client_json("rdma_write_bw", roce(), {"--write-with-imm", "-n", "2000", "-s", "4096"}, &p);
   CHECK(j.at("bandwidth").at("average_MBps").get<double>() > 0);

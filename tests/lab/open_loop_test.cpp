@@ -105,7 +105,7 @@ TEST_CASE("a 200 ms stall shows in the open loop's p99, in the closed loop's max
 }
 
 TEST_CASE("open loop: a 200 ms stop of send_lat's responder shows in p99 and in the closed loop's max only",
-          "[lab][open-loop]") {
+          "[sanitizer][lab][open-loop]") {
   for (const auto& d : {roce(), iwarp()}) {
     SECTION(d.name) {
       const JsonLines open = run_with_stall("rdma_send_lat", d, {"--rate", "1000"}, true);
@@ -151,7 +151,7 @@ TEST_CASE("open loop send and write latency keep their schedule within 1%", "[la
   }
 }
 
-TEST_CASE("open loop send and write latency with -n keep every message's times", "[lab][open-loop]") {
+TEST_CASE("open loop send and write latency with -n keep every message's times", "[sanitizer][lab][open-loop]") {
   const auto d = roce();
   for (const char* binary : {"rdma_send_lat", "rdma_write_lat"}) {
     SECTION(binary) {
@@ -179,7 +179,7 @@ TEST_CASE("open loop send and write latency with -n keep every message's times",
   }
 }
 
-TEST_CASE("open loop write latency is refused on iWARP and names send_lat instead", "[lab][open-loop]") {
+TEST_CASE("open loop write latency is refused on iWARP and names send_lat instead", "[sanitizer][lab][open-loop]") {
   const auto d = iwarp();
   auto p = start_pair("rdma_write_lat", {"-d", d.name, "--timeout", "5"}, d.address,
                       {"-d", d.name, "--timeout", "5", "--rate", "1000", "-n", "100"});

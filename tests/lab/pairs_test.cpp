@@ -126,13 +126,13 @@ void bandwidth_pair(const std::string& binary, const Device& d, const Args& extr
 TEST_CASE("write_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
   latency_pair("rdma_write_lat", roce(), {}, "out-of-band TCP");
 }
-TEST_CASE("write_lat pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
+TEST_CASE("write_lat pair on RoCEv2 with rdma_cm", "[sanitizer][lab][rxe]") {
   latency_pair("rdma_write_lat", roce(), {"-R"}, "rdma_cm");
 }
 TEST_CASE("write_lat pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
   latency_pair("rdma_write_lat", iwarp(), {}, "rdma_cm");
 }
-TEST_CASE("write_bw pair on RoCEv2 with the TCP exchange", "[lab][rxe]") {
+TEST_CASE("write_bw pair on RoCEv2 with the TCP exchange", "[sanitizer][lab][rxe]") {
   bandwidth_pair("rdma_write_bw", roce(), {}, "out-of-band TCP");
 }
 TEST_CASE("write_bw pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
@@ -141,7 +141,7 @@ TEST_CASE("write_bw pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
 TEST_CASE("write_bw pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
   bandwidth_pair("rdma_write_bw", iwarp(), {}, "rdma_cm");
 }
-TEST_CASE("read_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe][read]") {
+TEST_CASE("read_lat pair on RoCEv2 with the TCP exchange", "[sanitizer][lab][rxe][read]") {
   latency_pair("rdma_read_lat", roce(), {}, "out-of-band TCP");
 }
 TEST_CASE("read_lat pair on iWARP", "[lab][siw][read]") {
@@ -150,14 +150,14 @@ TEST_CASE("read_lat pair on iWARP", "[lab][siw][read]") {
 TEST_CASE("read_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][read]") {
   bandwidth_pair("rdma_read_bw", roce(), {"-R"}, "rdma_cm");
 }
-TEST_CASE("read_bw pair on iWARP", "[lab][siw][read]") {
+TEST_CASE("read_bw pair on iWARP", "[sanitizer][lab][siw][read]") {
   bandwidth_pair("rdma_read_bw", iwarp(), {}, "rdma_cm");
 }
 
 TEST_CASE("send_lat pair on RoCEv2 with the TCP exchange", "[lab][rxe][send]") {
   latency_pair("rdma_send_lat", roce(), {}, "out-of-band TCP");
 }
-TEST_CASE("send_lat pair on iWARP", "[lab][siw][send]") {
+TEST_CASE("send_lat pair on iWARP", "[sanitizer][lab][siw][send]") {
   latency_pair("rdma_send_lat", iwarp(), {}, "rdma_cm");
 }
 TEST_CASE("send_bw pair on RoCEv2 with rdma_cm", "[lab][rxe][send]") {
@@ -170,14 +170,14 @@ TEST_CASE("send_bw pair on iWARP", "[lab][siw][send]") {
 TEST_CASE("atomic_lat pair on RoCEv2, fetch-and-add", "[lab][rxe][atomic]") {
   latency_pair("rdma_atomic_lat", roce(), {}, "out-of-band TCP");
 }
-TEST_CASE("atomic_lat pair on RoCEv2, compare-and-swap over rdma_cm", "[lab][rxe][atomic]") {
+TEST_CASE("atomic_lat pair on RoCEv2, compare-and-swap over rdma_cm", "[sanitizer][lab][rxe][atomic]") {
   latency_pair("rdma_atomic_lat", roce(), {"-A", "CMP_AND_SWAP", "-R"}, "rdma_cm");
 }
-TEST_CASE("atomic_bw pair on RoCEv2", "[lab][rxe][atomic]") {
+TEST_CASE("atomic_bw pair on RoCEv2", "[sanitizer][lab][rxe][atomic]") {
   bandwidth_pair("rdma_atomic_bw", roce(), {}, "out-of-band TCP");
 }
 
-TEST_CASE("write_bw with post lists of 16, iterations not a multiple of 16", "[lab][rxe][post-list]") {
+TEST_CASE("write_bw with post lists of 16, iterations not a multiple of 16", "[sanitizer][lab][rxe][post-list]") {
   // 100 warmup writes: the warmup ends on a short chain of 4.
   bandwidth_pair("rdma_write_bw", roce(), {"-l", "16", "--warmup", "100"}, "out-of-band TCP");
 }
@@ -263,7 +263,7 @@ TEST_CASE("cpu-util: an idle read_lat server spins on iWARP, unless told to slee
   }
 }
 
-TEST_CASE("output and csv give scripts bare numbers and rows", "[lab][rxe][script]") {
+TEST_CASE("output and csv give scripts bare numbers and rows", "[sanitizer][lab][rxe][script]") {
   const auto d = roce();
   TempDir tmp;
   const auto csv = (tmp.path / "lat.csv").string();
@@ -284,7 +284,7 @@ TEST_CASE("output and csv give scripts bare numbers and rows", "[lab][rxe][scrip
   CHECK_THAT(row, Catch::StartsWith("write_lat,client," + d.name + ",RoCEv2,2,200,100,200,"));
 }
 
-TEST_CASE("mtu, inline size and traffic class reach the queue pair", "[lab][rxe][qp]") {
+TEST_CASE("mtu, inline size and traffic class reach the queue pair", "[sanitizer][lab][rxe][qp]") {
   const auto d = roce();
   const Args options{"-d", d.name, "-m", "512", "-I", "0", "--tclass", "32", "--sl", "1"};
   Args client = options;
@@ -294,7 +294,7 @@ TEST_CASE("mtu, inline size and traffic class reach the queue pair", "[lab][rxe]
   CHECK_THAT(p.client->out(), Catch::Contains("max inline 0 bytes"));
 }
 
-TEST_CASE("an MTU above the port's active MTU is refused, naming both", "[lab][rxe][qp]") {
+TEST_CASE("an MTU above the port's active MTU is refused, naming both", "[sanitizer][lab][rxe][qp]") {
   const auto d = roce();
   Process server({bin("rdma_write_bw"), "-d", d.name, "-m", "4096", "-p", std::to_string(free_port_pair())});
   INFO(server.describe());

@@ -77,7 +77,7 @@ TEST_CASE("bare_send_lat, the yardstick beside perftest, runs a pair on RoCEv2 a
 }
 
 TEST_CASE("bare_send_lat names a bad option and a peer that is not there",
-          "[lab][perftest][errors]") {
+          "[sanitizer][lab][perftest][errors]") {
   Process bad({bin("bare_send_lat"), "-s", "0"});
   REQUIRE(bad.wait_for(10s) == 1);
   CHECK_THAT(bad.err(), Catch::Contains("-s 0 is not a whole number in 1..1048576"));

@@ -68,7 +68,7 @@ TEST_CASE("a stopped client ends the passive server on iWARP and with rdma_cm on
   SECTION("write_bw with -R on RoCEv2") { stop_mid_run("rdma_write_bw", roce(), false, {"-R"}); }
 }
 
-TEST_CASE("the passive server names the silent client", "[lab][stall]") {
+TEST_CASE("the passive server names the silent client", "[sanitizer][lab][stall]") {
   const auto d = roce();
   auto p = start_pair("rdma_write_bw", {"-d", d.name, "--timeout", "3"}, d.address,
                       {"-d", d.name, "--timeout", "3", "-n", "10000000", "-s", "2"});

@@ -16,7 +16,7 @@ TEST_CASE("verbs: bandwidth tests default to no inline data, latency tests to pe
   CHECK_THAT(lat.pair.client->out(), Catch::Contains("max inline 220 bytes (latency test default"));
 }
 
-TEST_CASE("verbs: relaxed ordering is requested, never on the buffer write latency polls", "[lab][rxe][qp]") {
+TEST_CASE("verbs: relaxed ordering is requested, never on the buffer write latency polls", "[sanitizer][lab][rxe][qp]") {
   const auto d = roce();
   const auto lat = run_pair_json("rdma_write_lat", d, {}, {"-n", "100", "--validate"});
   const auto& ro = lat.client["context"]["memory"]["relaxed_ordering"];
@@ -35,7 +35,7 @@ TEST_CASE("verbs: RDMA reads on iWARP, relaxed ordering requested, validated", "
   CHECK(bw.client["context"]["memory"]["relaxed_ordering"]["exposed_buffer"] == true);
 }
 
-TEST_CASE("verbs: a --pkey-index beyond the port's table is refused, naming its size", "[lab][rxe][qp]") {
+TEST_CASE("verbs: a --pkey-index beyond the port's table is refused, naming its size", "[sanitizer][lab][rxe][qp]") {
   const auto d = roce();
   Process server({bin("rdma_write_bw"), "-d", d.name, "--pkey-index", "65535", "-p",
                   std::to_string(free_port_pair())});

@@ -8,6 +8,7 @@
 #include "control/heartbeat.hpp"
 #include "system/pause_points.hpp"
 #include "engine/engine_internal.hpp"
+#include "loops/load_receives.hpp"
 #include "system/idle_priority_spinner.hpp"
 #include "rdmabench/version.hpp"
 
@@ -188,6 +189,9 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
     if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);
+    // So do a send load's, on the server, kept posted by a thread of their own.
+    std::optional<detail::LoadReceives> load_receives;
+    if (s.role == Role::server && !s.load.qps.empty() && s.spec.load_op == LoadOp::send) load_receives.emplace(s);
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
@@ -226,6 +230,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       }
       reporter.size_done(result);
     }
+    if (load_receives) load_receives->finish();
     reporter.end();
     detail::pause_point("teardown");
   } catch (const Error& e) {

@@ -13,18 +13,20 @@
 namespace rdmabench::detail {
 
 LoadStream::LoadStream(Session& s) : s_(s), origin_(std::chrono::steady_clock::now()) {
-  const bool read = s.spec.load_op == LoadOp::read;
+  const LoadOp op = s.spec.load_op;
   sge_.addr = reinterpret_cast<std::uint64_t>(s.load.local_buffer.data());
   sge_.length = static_cast<std::uint32_t>(s.spec.load_size);
   sge_.lkey = s.load.local_mr->lkey;
   wr_.sg_list = &sge_;
   wr_.num_sge = 1;
-  wr_.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+  wr_.opcode = op == LoadOp::read ? IBV_WR_RDMA_READ : op == LoadOp::send ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
   // Every message signaled: the thread reposts on each completion, and a
   // load message is large enough that a completion each costs little.
   wr_.send_flags = IBV_SEND_SIGNALED;
-  wr_.wr.rdma.remote_addr = s.load.remote.address;
-  wr_.wr.rdma.rkey = s.load.remote.rkey;
+  if (op != LoadOp::send) {  // a send lands in a receive the server posted (loops/load_receives.hpp)
+    wr_.wr.rdma.remote_addr = s.load.remote.address;
+    wr_.wr.rdma.rkey = s.load.remote.rkey;
+  }
   thread_ = std::thread([this] { run(); });
   while (!primed_.load(std::memory_order_acquire)) std::this_thread::yield();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The background load of a latency test (--load-qps): a thread of its own
-// keeps every load queue pair's send queue full of writes or reads until it
+// keeps every load queue pair's send queue full of writes, reads or sends until it
 // is told to stop, and notes the bytes completed at 100 ms edges.
 
 #include <atomic>

@@ -6,6 +6,7 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "control/session_internal.hpp"
+#include "loops/load_receives.hpp"
 #include "verbs/access_flags.hpp"
 
 namespace rdmabench::detail {
@@ -35,7 +36,9 @@ void create_load_resources(Session& s) {
   const std::uint32_t qps = s.spec.load_queue_pairs;
   if (!qps) return;
   LoadQueues& load = s.load;
-  const int cqes = static_cast<int>(qps * LoadQueues::kDepth + 1);
+  // The server of a send load reaps its receives' completions here too.
+  const std::uint32_t per_qp = LoadQueues::kDepth + (s.spec.load_op == LoadOp::send ? LoadReceives::kDepth : 0);
+  const int cqes = static_cast<int>(qps * per_qp + 1);
   load.cq.reset(ibv_create_cq(s.context, cqes, nullptr, nullptr, 0));
   if (!load.cq) throw_system_error(fmt::format("ibv_create_cq (--load-qps {}, {} entries)", qps, cqes), errno);
   const auto bytes = static_cast<std::size_t>(s.spec.load_size);
@@ -53,7 +56,7 @@ void add_load_queue_pair(Session& s, rdma_cm_id* cm_id) {
   attr.qp_type = IBV_QPT_RC;
   attr.sq_sig_all = 0;
   attr.cap.max_send_wr = LoadQueues::kDepth;
-  attr.cap.max_recv_wr = 1;
+  attr.cap.max_recv_wr = s.spec.load_op == LoadOp::send ? LoadReceives::kDepth : 1;
   attr.cap.max_send_sge = 1;
   attr.cap.max_recv_sge = 1;
   QueuePair qp;

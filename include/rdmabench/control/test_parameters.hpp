@@ -158,8 +158,8 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<std::uint64_t>{"load_size", "--load-size", &TestSpec::load_size, Agreement::adopt,
         OptionGroup::none, "", {1, kMaxLoadBytes, false, " bytes"}},
     TestParameter<LoadOp>{"load_op", "--load-op", &TestSpec::load_op, Agreement::adopt,
-        OptionGroup::test, "with --load-qps: write (default) or read; the server's CPU takes no "
-        "part in either"},
+        OptionGroup::test, "with --load-qps: write (default), read, or send (the server keeps "
+        "receives posted on each load QP)"},
     TestParameter<std::uint32_t>{"duration_s", "-D/--duration", &TestSpec::duration_s, Agreement::adopt,
         OptionGroup::test, "run each size for SECONDS instead of -n; the first and last tenth are "
         "not timed", {1, 86400, true, " seconds"}},

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 
+#include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::detail {
@@ -46,6 +47,7 @@ void LoadReceives::run() {
   // posted, and the server's latency thread keeps its CPU.
   constexpr auto kNap = std::chrono::microseconds(50);
   std::array<ibv_wc, 32> wcs;
+  leave_a_pinned_cpu();
   try {
     while (!stop_.load(std::memory_order_relaxed)) {
       const int got = ibv_poll_cq(s_.load.cq.get(), static_cast<int>(wcs.size()), wcs.data());

@@ -1,12 +1,11 @@
 #include "loops/load_stream.hpp"
 
 #include <fmt/format.h>
-#include <sched.h>
-#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <array>
 
+#include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "engine/engine_internal.hpp"
 
@@ -40,28 +39,8 @@ double LoadStream::seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
 }
 
-namespace {
-
-/// With --cpu the thread that made us was pinned to one CPU, and we would
-/// inherit it: two spinning threads on one CPU would time the scheduler,
-/// not the load. So the load moves to every other CPU; where that is
-/// refused (a cpuset without them), it stays, and the docs say so.
-void keep_off_a_pinned_cpu() {
-  cpu_set_t inherited;
-  CPU_ZERO(&inherited);
-  if (::sched_getaffinity(0, sizeof inherited, &inherited) != 0 || CPU_COUNT(&inherited) != 1) return;
-  cpu_set_t others;
-  CPU_ZERO(&others);
-  const int cpus = std::min(::get_nprocs_conf(), CPU_SETSIZE);
-  for (int cpu = 0; cpu < cpus; ++cpu)
-    if (!CPU_ISSET(cpu, &inherited)) CPU_SET(cpu, &others);
-  if (CPU_COUNT(&others) > 0) (void)::sched_setaffinity(0, sizeof others, &others);
-}
-
-}  // namespace
-
 void LoadStream::run() {
-  keep_off_a_pinned_cpu();
+  leave_a_pinned_cpu();
   try {
     stream();
   } catch (const std::exception& e) {

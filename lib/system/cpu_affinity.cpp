@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <sched.h>
+#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -136,6 +137,18 @@ CpuPlacement place_thread_near_device(const CpuPlacementRequest& request, const 
   if (::sched_setaffinity(0, sizeof set, &set) != 0)
     throw_system_error("sched_setaffinity", errno, "CPUs " + format_cpu_list(placement.cpus));
   return placement;
+}
+
+void leave_a_pinned_cpu() {
+  cpu_set_t inherited;
+  CPU_ZERO(&inherited);
+  if (::sched_getaffinity(0, sizeof inherited, &inherited) != 0 || CPU_COUNT(&inherited) != 1) return;
+  cpu_set_t others;
+  CPU_ZERO(&others);
+  const int cpus = std::min(::get_nprocs_conf(), CPU_SETSIZE);
+  for (int cpu = 0; cpu < cpus; ++cpu)
+    if (!CPU_ISSET(cpu, &inherited)) CPU_SET(cpu, &others);
+  if (CPU_COUNT(&others) > 0) (void)::sched_setaffinity(0, sizeof others, &others);
 }
 
 }  // namespace rdmabench

@@ -56,4 +56,11 @@ CpuPlacement choose_cpu_placement(const CpuPlacementRequest& request, const std:
 CpuPlacement place_thread_near_device(const CpuPlacementRequest& request, const std::string& device,
                                       const std::filesystem::path& sysfs = "/sys");
 
+/// For a helper thread (a load's sender or receiver): with --cpu the thread
+/// that started it was pinned to one CPU, and it inherited that; two busy
+/// threads on one CPU would time the scheduler. So it moves itself to
+/// every other allowed CPU. Where there is none, or that is refused (a
+/// cpuset without them), it stays: best effort, never an error.
+void leave_a_pinned_cpu();
+
 }  // namespace rdmabench

@@ -198,7 +198,8 @@ TEST_CASE("client killed mid-run: the send latency server notices", "[lab][error
   kill_mid_run("rdma_send_lat", iwarp(), false);
 }
 
-TEST_CASE("atomics on iWARP are refused before connecting, from the device's capabilities", "[sanitizer][lab][errors][atomic]") {
+TEST_CASE("atomics on iWARP are refused before connecting, from the device's capabilities",
+          "[sanitizer][lab][errors][atomic]") {
   const auto d = iwarp();
   for (const bool server : {true, false}) {
     INFO((server ? "server" : "client"));

@@ -16,7 +16,8 @@ TEST_CASE("verbs: bandwidth tests default to no inline data, latency tests to pe
   CHECK_THAT(lat.pair.client->out(), Catch::Contains("max inline 220 bytes (latency test default"));
 }
 
-TEST_CASE("verbs: relaxed ordering is requested, never on the buffer write latency polls", "[sanitizer][lab][rxe][qp]") {
+TEST_CASE("verbs: relaxed ordering is requested, never on the buffer write latency polls",
+          "[sanitizer][lab][rxe][qp]") {
   const auto d = roce();
   const auto lat = run_pair_json("rdma_write_lat", d, {}, {"-n", "100", "--validate"});
   const auto& ro = lat.client["context"]["memory"]["relaxed_ordering"];

@@ -43,12 +43,17 @@ std::optional<std::string> find_memory_shortfall(const TestSpec& spec,
                                            spec.iterations, largest_size(spec))
                              : fmt::format("two {}-byte buffers", largest_size(spec));
   if (spec.load_queue_pairs) what += fmt::format(", and two {}-byte buffers for --load-size", spec.load_size);
-  return fmt::format(
-      "this run needs {} of memory ({}) and this host has {} available; {}", gib(needed), what,
-      gib(*available),
-      samples ? "give -D SECONDS (a fixed-size histogram, within 0.39% of the exact percentiles) "
-                "or a smaller -n"
-              : "give a smaller -s");
+  // The advice names the option behind the largest part of the need.
+  const std::uint64_t buffers = 2 * largest_size(spec);
+  const std::uint64_t load = spec.load_queue_pairs ? 2 * spec.load_size : 0;
+  const std::uint64_t kept = needed - buffers - load;
+  const char* advice =
+      load > buffers && load > kept ? "give a smaller --load-size"
+      : samples && kept > buffers   ? "give -D SECONDS (a fixed-size histogram, within 0.39% of the exact "
+                                      "percentiles) or a smaller -n"
+                                    : "give a smaller -s";
+  return fmt::format("this run needs {} of memory ({}) and this host has {} available; {}", gib(needed), what,
+                     gib(*available), advice);
 }
 
 }  // namespace rdmabench::detail

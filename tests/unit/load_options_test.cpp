@@ -106,4 +106,10 @@ TEST_CASE("load: the load's two buffers count in the memory a run needs, and are
   const auto problem = detail::find_memory_shortfall(s, std::uint64_t{1} << 30);
   REQUIRE(problem.has_value());
   CHECK_THAT(*problem, Catch::Contains("and two 1073741824-byte buffers for --load-size"));
+  CHECK_THAT(*problem, Catch::EndsWith("give a smaller --load-size"));
+  s.load_size = 4096;  // now the messages' own buffers are the larger part
+  s.sizes = {std::uint64_t{1} << 30};
+  const auto sizes = detail::find_memory_shortfall(s, std::uint64_t{1} << 30);
+  REQUIRE(sizes.has_value());
+  CHECK_THAT(*sizes, Catch::EndsWith("give a smaller -s"));
 }

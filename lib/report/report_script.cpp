@@ -44,7 +44,8 @@ class CsvReporter final : public Reporter {
     out_ << "test,role,device,transport,bytes,iterations,warmup,"
             "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,"
             "lat_p90_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
-            "bw_seconds,bw_peak_MBps,bw_average_MBps,msg_rate_Mpps\n";
+            "bw_seconds,bw_peak_MBps,bw_average_MBps,msg_rate_Mpps,"
+            "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals\n";
   }
   void size_done(const SizeResult& r) override {
     fmt::print(out_, "{},{},{},{},{},{},{},", context_.test, context_.role, context_.device,
@@ -61,6 +62,12 @@ class CsvReporter final : public Reporter {
     }
     else
       out_ << ",,,";
+    // --load-qps: the load's own figures, last so that no older column moves.
+    if (const auto& l = r.load)
+      fmt::print(out_, ",{},{},{},{},{},{}", l->queue_pairs, l->op, l->bytes, l->mean_gbps, l->stdev_gbps,
+                 l->intervals);
+    else
+      out_ << ",,,,,,";
     out_ << '\n';
     out_.flush();
   }

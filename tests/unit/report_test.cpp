@@ -359,7 +359,24 @@ TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
   const auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
   CHECK(count(header) == count(row));
   CHECK_THAT(header, Catch::StartsWith("test,role,device,transport,bytes,iterations,warmup,lat_samples,"));
-  CHECK(row == "write_lat,client,rxe0,RoCEv2,2,1000,100,1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,");
+  CHECK(row == "write_lat,client,rxe0,RoCEv2,2,1000,100,1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,");
+  CHECK_THAT(header, Catch::EndsWith(",load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals"));
+}
+
+TEST_CASE("report: CSV rows of a loaded latency run carry the load's figures last", "[report][load]") {
+  std::ostringstream out;
+  auto csv = rdmabench::make_csv_reporter(out);
+  csv->begin(context(true));
+  auto r = latency_result(1000, 1000);
+  r.load = rdmabench::LoadFigures{4, "send", 65536, 9.5, 0.25, 23};
+  csv->size_done(r);
+  std::istringstream lines(out.str());
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  const auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
+  CHECK(count(header) == count(row));
+  CHECK_THAT(row, Catch::EndsWith(",,,,,4,send,65536,9.5,0.25,23"));
 }
 
 TEST_CASE("report: the progress line counts sizes and clears itself", "[report]") {

@@ -18,7 +18,7 @@ LoadReceives::LoadReceives(Session& s) : s_(s) {
   wr_.sg_list = &sge_;
   wr_.num_sge = 1;
   for (std::size_t q = 0; q < s.load.qps.size(); ++q)
-    for (std::uint32_t k = 0; k < kDepth; ++k) post(q);
+    for (std::uint32_t k = 0; k < LoadQueues::kReceiveDepth; ++k) post(q);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -43,7 +43,7 @@ void LoadReceives::post(std::size_t qp) {
 
 void LoadReceives::run() {
   // An empty poll naps: the load is large messages (64 KiB by default), so
-  // a 50 us nap lets at most a few land per queue pair against kDepth
+  // a 50 us nap lets at most a few land per queue pair against kReceiveDepth
   // posted, and the server's latency thread keeps its CPU.
   constexpr auto kNap = std::chrono::microseconds(50);
   std::array<ibv_wc, 32> wcs;

@@ -4,9 +4,9 @@
 // posted before it arrives: iWARP drops the connection otherwise, and RoCE
 // stalls the sender in receiver-not-ready retries, which would make the
 // load a measure of our reposting rather than of the fabric. So for the
-// whole run a thread of the server's own keeps kDepth receives posted on
-// every load QP, reposting each as its message lands. It measures nothing;
-// the client reports the load's bandwidth.
+// whole run a thread of the server's own keeps LoadQueues::kReceiveDepth
+// receives posted on every load QP, reposting each as its message lands.
+// It measures nothing; the client reports the load's bandwidth.
 
 #include <atomic>
 #include <string>
@@ -18,11 +18,6 @@ namespace rdmabench::detail {
 
 class LoadReceives {
  public:
-  /// Receives each load QP keeps posted: four times what the sender keeps
-  /// in flight, so that a server thread that is descheduled for a while
-  /// still finds the sender ahead of it by less than a queue.
-  static constexpr std::uint32_t kDepth = 4 * LoadQueues::kDepth;
-
   /// Posts every load QP's receives (before the first barrier lets the
   /// client send), then starts the thread.
   explicit LoadReceives(Session& session);

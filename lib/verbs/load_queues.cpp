@@ -6,7 +6,6 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "control/session_internal.hpp"
-#include "loops/load_receives.hpp"
 #include "verbs/access_flags.hpp"
 
 namespace rdmabench::detail {
@@ -37,7 +36,7 @@ void create_load_resources(Session& s) {
   if (!qps) return;
   LoadQueues& load = s.load;
   // The server of a send load reaps its receives' completions here too.
-  const std::uint32_t per_qp = LoadQueues::kDepth + (s.spec.load_op == LoadOp::send ? LoadReceives::kDepth : 0);
+  const std::uint32_t per_qp = LoadQueues::kDepth + (s.spec.load_op == LoadOp::send ? LoadQueues::kReceiveDepth : 0);
   const int cqes = static_cast<int>(qps * per_qp + 1);
   load.cq.reset(ibv_create_cq(s.context, cqes, nullptr, nullptr, 0));
   if (!load.cq) throw_system_error(fmt::format("ibv_create_cq (--load-qps {}, {} entries)", qps, cqes), errno);
@@ -56,7 +55,7 @@ void add_load_queue_pair(Session& s, rdma_cm_id* cm_id) {
   attr.qp_type = IBV_QPT_RC;
   attr.sq_sig_all = 0;
   attr.cap.max_send_wr = LoadQueues::kDepth;
-  attr.cap.max_recv_wr = s.spec.load_op == LoadOp::send ? LoadReceives::kDepth : 1;
+  attr.cap.max_recv_wr = s.spec.load_op == LoadOp::send ? LoadQueues::kReceiveDepth : 1;
   attr.cap.max_send_sge = 1;
   attr.cap.max_recv_sge = 1;
   QueuePair qp;

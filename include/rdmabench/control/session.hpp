@@ -61,6 +61,10 @@ using Notice = std::function<void(const std::string&)>;
 /// Members tear down bottom-up: QPs, then registrations, buffers and the CQ.
 struct LoadQueues {
   static constexpr std::uint32_t kDepth = 32;  ///< messages each load QP keeps in flight
+  /// Receives the server of a send load keeps posted on each load QP: four
+  /// times what the sender keeps in flight, so that a receiving thread
+  /// descheduled for a while still finds the sender less than a queue ahead.
+  static constexpr std::uint32_t kReceiveDepth = 4 * kDepth;
   CompletionQueue cq;  ///< every load QP's completions, both directions
   Buffer local_buffer;     ///< our load writes' source, our load reads' sink
   Buffer exposed_buffer;   ///< what the peer's load touches

@@ -74,8 +74,14 @@ void check_timed_bandwidth(const std::string& binary, const Device& d, const Arg
   const auto j = client_json(binary, d, args);
   CHECK(j.at("context").at("duration_s") == 2);
   const auto& b = j.at("bandwidth");
-  // The window is the middle eight tenths, give or take one poll.
-  CHECK(b.at("seconds").get<double>() == Approx(1.6).epsilon(0.05));
+  // The window is the middle eight tenths (1.6 s of -D 2), from the first
+  // poll after it opens to the first poll after it closes: never more than
+  // a poll longer, but shorter by however late the opening poll came. The
+  // emulated guest can keep a process off its CPU for a tenth of a second
+  // and more (once 84 ms: 1.516 s), so the lower bound allows 0.25 s.
+  const double seconds = b.at("seconds").get<double>();
+  CHECK(seconds <= 1.6 * 1.05);
+  CHECK(seconds >= 1.6 - 0.25);
   CHECK(b.at("messages").get<double>() > 0);
   CHECK(j.at("iterations") == b.at("messages"));
 }

@@ -1,7 +1,8 @@
 // The fault matrix: {server, client} x {SIGKILL, SIGSTOP, link down, hostile
 // peer} x {handshake, mid-run, end-of-size, teardown} on RoCEv2 (TCP
 // exchange and rdma_cm) and iWARP, for one bandwidth and one latency binary,
-// plus mid-run faults for -q 4, -b, -D, UC and UD. Every cell must hold;
+// plus mid-run faults for -q 4, -b, -D, UC and UD, independent cells side
+// by side (fault_cells_side_by_side.hpp). Every cell must hold;
 // the table goes to $RDMABENCH_FAULT_MATRIX_OUT (docs/fault-matrix.md when
 // run by ctest's lab.fault-matrix). Hidden from the ordinary lab run: it has
 // its own ctest case and time limit.
@@ -15,6 +16,7 @@
 #include <map>
 #include <sstream>
 
+#include "fault_cells_side_by_side.hpp"
 #include "fault_matrix.hpp"
 
 using namespace lab;
@@ -93,7 +95,7 @@ std::string kernel() {
 }
 
 void write_table(const std::string& path, const std::vector<std::pair<Cell, Outcome>>& results,
-                 double total_s) {
+                 double total_s, int at_once) {
   std::map<Outcome::Verdict, int> count;
   for (const auto& r : results) ++count[r.second.verdict];
   std::ofstream md(path);
@@ -112,7 +114,8 @@ void write_table(const std::string& path, const std::vector<std::pair<Cell, Outc
      << "run or during one (a second client), or a fake server answering the client with garbage.\n"
      << "Phases: handshake (hello accepted, queue pairs not yet connected), mid-run (300 ms into the\n"
      << "first size's loops), end-of-size (the first size timed, its closing barrier not yet met),\n"
-     << "teardown (every size measured and reported, before the connection closes).\n\n"
+     << "teardown (every size measured and reported, before the connection closes). Cells ran " << at_once
+     << " at a time,\neach in a process of its own with its own ports; a cut-link cell ran alone.\n\n"
      << results.size() << " cells: " << count[Outcome::Verdict::held] << " held, "
      << count[Outcome::Verdict::cannot_happen] << " cannot happen, " << count[Outcome::Verdict::failed]
      << " failed; " << std::fixed << std::setprecision(0) << total_s << " s in all.\n";
@@ -147,27 +150,32 @@ TEST_CASE("fault matrix: every peer failure at every phase ends the survivor in 
       if (name.find(text) != std::string::npos) return true;
     return false;
   };
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::pair<Cell, Outcome>> results;
+  std::vector<Cell> chosen;
+  std::vector<std::string> names;
   for (const auto& cell : cells) {
     const std::string name = cell.setup.name() + ", " + to_string(cell.side) + ", " +
                              to_string(cell.fault) + ", " + cell.phase;
     if (!wanted(name)) continue;
-    Outcome o;
-    try {
-      o = run_cell(cell);
-    } catch (...) {  // a failed REQUIRE inside the cell: counted there, and here
-      o.observed = "the cell could not be run (see the test log)";
-    }
-    std::cerr << (o.verdict == Outcome::Verdict::failed ? "FAILED " : "ok     ") << name << ": "
+    chosen.push_back(cell);
+    names.push_back(name);
+  }
+  const int at_once = cells_at_once();
+  std::cerr << chosen.size() << " cells, " << at_once << " at a time (cut-link cells alone)\n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto outcomes = run_cells_side_by_side(chosen, at_once, [&](std::size_t i, const Outcome& o) {
+    std::cerr << (o.verdict == Outcome::Verdict::failed ? "FAILED " : "ok     ") << names[i] << ": "
               << o.observed << "\n";
-    INFO(name << "\nexpected: " << o.expected << "\nobserved: " << o.observed);
+  });
+  std::vector<std::pair<Cell, Outcome>> results;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Outcome& o = outcomes[i];
+    INFO(names[i] << "\nexpected: " << o.expected << "\nobserved: " << o.observed);
     CHECK(o.verdict != Outcome::Verdict::failed);
-    results.emplace_back(cell, o);
+    results.emplace_back(chosen[i], o);
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const char* out = std::getenv("RDMABENCH_FAULT_MATRIX_OUT");
-  write_table(out && *out ? out : "fault-matrix.md", results, total);
+  write_table(out && *out ? out : "fault-matrix.md", results, total, at_once);
   // Nothing of ours may outlive its cell.
   const std::string leftovers = "pgrep -f '^" + bin("rdma_") + "' > /dev/null";
   CHECK(std::system(leftovers.c_str()) != 0);

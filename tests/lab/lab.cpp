@@ -33,10 +33,21 @@ bool port_free(int port) {
 Device roce() { return {env_or("RXE_DEV", "rxe0"), env_or("RXE_IP", "10.0.2.15"), "RoCEv2"}; }
 Device iwarp() { return {env_or("SIW_DEV", "siw0"), env_or("SIW_IP", "10.0.3.15"), "iWARP"}; }
 
+namespace {
+constexpr int kFirstPort = 20000, kPortPairs = 15000;
+int port_slot = 0, port_slots = 1;
+}  // namespace
+
+void use_port_slot(int slot, int slots) {
+  port_slot = slot;
+  port_slots = slots;
+}
+
 int free_port_pair() {
   std::mt19937 rng(std::random_device{}());
+  const int pairs = kPortPairs / port_slots;
   for (int tries = 0; tries < 1000; ++tries) {
-    const int port = 20000 + 2 * static_cast<int>(rng() % 15000);
+    const int port = kFirstPort + 2 * (port_slot * pairs + static_cast<int>(rng() % pairs));
     if (port_free(port) && port_free(port + 1)) return port;
   }
   FAIL("no free TCP port pair");

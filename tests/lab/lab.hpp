@@ -25,6 +25,11 @@ Device iwarp();
 /// Even TCP port p with p and p + 1 free (control and rdma_cm).
 int free_port_pair();
 
+/// From now on free_port_pair picks from the `slot`th of `slots` equal
+/// parts of its range: processes that run side by side (the fault matrix's
+/// cells) each take a slot, so two can never pick the same free port.
+void use_port_slot(int slot, int slots);
+
 std::string bin(const std::string& name);  ///< path of one of our binaries
 
 using Args = std::vector<std::string>;

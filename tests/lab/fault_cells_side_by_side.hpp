@@ -1,0 +1,28 @@
+#pragma once
+// The fault matrix's cells, side by side: most of a cell's time is a wait
+// (a survivor's --timeout, a paused side), so independent cells share the
+// guest. Each cell runs in a forked child of its own, with its own ports
+// (use_port_slot), processes and temporary files; a cut-link cell takes the
+// guest's loopback down for everyone, so it runs alone.
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "fault_matrix.hpp"
+
+namespace lab::faults {
+
+/// How many cells run at once: $RDMABENCH_FAULT_MATRIX_CELLS, else one per
+/// online CPU (a cell's survivor may busy-poll; more would share a CPU and
+/// stretch the seconds the table reports).
+int cells_at_once();
+
+/// Runs every cell, `at_once` at a time (link-down cells alone), and
+/// returns their outcomes in the cells' order. `finished(index, outcome)`
+/// is called in the order they end. A cell that does not end within
+/// kCellLimit is killed with everything it started, and failed.
+std::vector<Outcome> run_cells_side_by_side(const std::vector<Cell>& cells, int at_once,
+                                            const std::function<void(std::size_t, const Outcome&)>& finished);
+
+}  // namespace lab::faults

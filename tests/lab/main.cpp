@@ -1,12 +1,11 @@
 // The lab tier needs real kernel RDMA devices. Without them every case
 // reports SKIPPED to ctest (exit status 77) with the reason; the ctest case
 // "lab: soft-RDMA guest" runs them inside tools/rdma-lab, where they exist.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 
+#include "catch_run.hpp"
 #include "lab.hpp"
 
 namespace {
@@ -34,5 +33,5 @@ int main(int argc, char** argv) {
       return 77;
     }
   }
-  return Catch::Session().run(argc, argv);
+  return run_catch_session(argc, argv);
 }

@@ -1,2 +1,5 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The unit tier's runner: Catch's own, whose implementation is compiled
+// once for both test binaries (tests/catch_impl.cpp).
+#include "catch_run.hpp"
+
+int main(int argc, char** argv) { return run_catch_session(argc, argv); }

@@ -6,6 +6,9 @@
 # lab guest:
 #   tools/rdma-lab -s $PWD -s $PWD/build -- bash $PWD/tools/dev/loaded-latency.sh $PWD/build [DEVS] [NS] [BINARY] [LOAD ARGS...]
 # Defaults: rxe0 siw0, N = 1 4 16, rdma_read_lat, 64 KiB write load.
+#
+# Usage: loaded-latency.sh BUILD [DEVICES] [NS] [BINARY] [LOAD ARGS...]
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 set -uo pipefail
 BUILD=${1:?usage: loaded-latency.sh BUILD [DEVICES] [NS] [BINARY] [LOAD ARGS...]}
 DEVS=${2:-rxe0 siw0}

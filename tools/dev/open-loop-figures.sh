@@ -5,6 +5,9 @@
 #   tools/rdma-lab -s $PWD -s $PWD/build -- bash $PWD/tools/dev/open-loop-figures.sh $PWD/build [DEVS]
 # Prints one line per run: device, mode, rate, achieved/target, response
 # p50/p99/p99.9/max, service p99, late messages.
+#
+# Usage: open-loop-figures.sh BUILD [DEVICES]
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 set -uo pipefail
 BUILD=${1:?usage: open-loop-figures.sh BUILD [DEVICES]}
 DEVS=${2:-rxe0 siw0}

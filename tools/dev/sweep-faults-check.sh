@@ -10,6 +10,9 @@
 # 3. two siw hosts: rping (source bound) normal and across a broken link,
 #    and rdma_write_bw -R, whose client binds no source address.
 # SECTIONS="siw_hosts" (say) runs only the named ones. Investigation only: rdma_sweep's lab test is the test.
+#
+# Usage: sweep-faults-check.sh BUILD_DIR
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 set -u
 BIN=$(realpath "${1:?usage: sweep-faults-check.sh BUILD_DIR}")/bench
 HERE=$(dirname "$(realpath "${BASH_SOURCE[0]}")")

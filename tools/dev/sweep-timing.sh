@@ -5,6 +5,9 @@
 # -np 2/4/8 sweeps with the same options. Run in the lab guest:
 #   tools/rdma-lab -s $PWD -s $PWD/build -- bash $PWD/tools/dev/sweep-timing.sh $PWD/build [DEV] [ROUNDS]
 # Prints each wall time and, per N, sweep / ((N-1) x pair both ways).
+#
+# Usage: sweep-timing.sh BUILD [DEV] [REPEATS]
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 set -uo pipefail
 BUILD=${1:?usage: sweep-timing.sh BUILD [DEV] [REPEATS]}
 DEV=${2:-rxe0} REPEATS=${3:-3}

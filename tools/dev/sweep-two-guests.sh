@@ -9,6 +9,9 @@
 #   /work/shared/soft-rdma-lab/run-lab-pair.reference.sh --pair -s $PWD -t 900 -- \
 #     "source $PWD/tools/dev/sweep-two-guests.sh $PWD/build" "source $PWD/tools/dev/sweep-two-guests.sh $PWD/build"
 # The sweeps' folders land in BUILD/two-guest-sweeps/.
+#
+# Usage: source sweep-two-guests.sh BUILD (in both guests)
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 if [ "${1:-}" = --keys ]; then
   mkdir -p "$KEYS" && rm -f "$KEYS"/*
   ssh-keygen -q -t ed25519 -N '' -f "$KEYS/id" && ssh-keygen -q -t ed25519 -N '' -f "$KEYS/hostkey"

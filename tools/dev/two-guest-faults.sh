@@ -10,6 +10,9 @@
 # both cut). Prints, per cell, how long each side took to exit after the
 # fault and its last line. Investigation only; the lab tier's fault matrix
 # (tests/lab/fault_matrix_test.cpp) is the test.
+#
+# Usage: source two-guest-faults.sh BIN_DIR [ONLY] (in both guests)
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$@"
 set -u
 BIN=$(realpath "$1") ONLY=${2:-}  # ONLY: run just the cells that mention it (e.g. siw0)
 cells=(

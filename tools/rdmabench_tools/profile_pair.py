@@ -37,6 +37,9 @@ def report(data, sort, lines):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2

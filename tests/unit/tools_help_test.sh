@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every tool answers -h and --help with its usage and exit 0, before it
+# installs, downloads or builds anything: each runs with a PATH whose
+# package managers, build tools, downloaders, emulators and launchers are
+# stand-ins that record being called and fail. Any call, a non-zero exit,
+# or no usage text fails the tool.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd -P)
+stubs=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-help.XXXXXX")
+trap 'rm -rf "$stubs"' EXIT
+for name in apt-get apt dpkg sudo pip pip3 cmake ctest cpack make ninja gcc g++ cc c++ clang clang++ \
+            curl wget git debootstrap qemu-system-x86_64 qemu-img qemu-aarch64 mpirun srun sbatch \
+            systemctl modprobe rdma ib_write_bw ib_read_lat; do
+  printf '#!/bin/sh\necho "%s $*" >> "%s/called"\nexit 1\n' "$name" "$stubs" > "$stubs/$name"
+  chmod +x "$stubs/$name"
+done
+
+tools=()
+for f in "$repo"/tools/* "$repo"/tools/dev/* "$repo"/tests/fuzz/run "$repo"/.ci/run; do
+  [ -f "$f" ] && [ -x "$f" ] && tools+=("$f")
+done
+[ "${#tools[@]}" -gt 10 ] || { echo "FAIL: found only ${#tools[@]} tools under $repo/tools"; exit 1; }
+
+failed=0
+for tool in "${tools[@]}"; do
+  for flag in -h --help; do
+    rm -f "$stubs/called"
+    out=$(cd "$stubs" && PATH="$stubs:$PATH" timeout 60 "$tool" "$flag" 2>&1)
+    rc=$?
+    what="${tool#"$repo"/} $flag"
+    if [ -e "$stubs/called" ]; then
+      echo "FAIL: $what called $(tr '\n' ';' < "$stubs/called")"; failed=1
+    elif [ "$rc" != 0 ]; then
+      echo "FAIL: $what exited $rc: $(head -3 <<< "$out")"; failed=1
+    elif ! grep -qi 'usage\|^ *-h\b\|--help' <<< "$out"; then
+      echo "FAIL: $what printed no usage: $(head -3 <<< "$out")"; failed=1
+    fi
+  done
+done
+[ "$failed" = 0 ] && echo "ok: ${#tools[@]} tools answer -h and --help with their usage, exit 0, nothing installed or built"
+exit "$failed"

@@ -16,12 +16,12 @@
 #include "loops/receive_replenisher.hpp"
 #include "rdmabench/engine/achieved_rate.hpp"
 #include "rdmabench/engine/pacer.hpp"
+#include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
 
-constexpr int kPollBatch = 16;
 // A completion's wr_id holds its QP's index above this bit and, below it,
 // how many operations that QP has had completed.
 constexpr unsigned kLaneShift = 40;

@@ -22,12 +22,11 @@
 
 #include "loops/echo_window.hpp"
 #include "loops/open_loop_schedule.hpp"
+#include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
-
-constexpr int kPollBatch = 16;
 
 /// One side's queue pair, its requests, and the size it carries.
 struct EchoQueues {

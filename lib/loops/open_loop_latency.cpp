@@ -12,12 +12,11 @@
 // schedule holds until the duration ends and times those due inside the
 // window that leaves out the first and last tenth, into histograms.
 #include "loops/open_loop_schedule.hpp"
+#include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
-
-constexpr int kPollBatch = 16;
 
 template <typename Clock, typename Sink>
 void open_loop_round_trip(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Pacer& pacer,

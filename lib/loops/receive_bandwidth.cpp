@@ -10,12 +10,11 @@
 #include "loops/bandwidth_window.hpp"
 #include "engine/engine_internal.hpp"
 #include "loops/receive_lanes.hpp"
+#include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
-
-constexpr int kPollBatch = 16;
 
 struct ReceiveLoop {
   ibv_cq* cq;

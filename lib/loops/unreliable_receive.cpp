@@ -11,12 +11,12 @@
 #include <chrono>
 
 #include "engine/engine_internal.hpp"
+#include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
 
 namespace {
 
-constexpr int kPollBatch = 16;
 // Looking at the control socket costs a system call: only every 4096 idle polls.
 constexpr std::uint64_t kControlCheckMask = (1u << 12) - 1;
 // Quiet time after the sender is done before the count is final; far longer

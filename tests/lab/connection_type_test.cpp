@@ -59,15 +59,6 @@ void check_send_bandwidth(const std::string& type) {
   CHECK_THAT(run.pair.server->out(), Catch::Contains("messages sent arrived"));
 }
 
-/// Runs one binary alone (a client with nothing listening, or a server);
-/// returns it finished.
-std::unique_ptr<Process> run_alone(const Args& argv) {
-  auto p = std::make_unique<Process>(argv);
-  INFO(p->describe());
-  REQUIRE(p->wait_for(30s).has_value());
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("send_lat -c UD on RoCEv2", "[sanitizer][lab][rxe][ud]") { check_send_latency("UD"); }

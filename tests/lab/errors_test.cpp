@@ -15,14 +15,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Runs one binary alone; returns it finished (limit 30 s).
-std::unique_ptr<Process> run_alone(const Args& argv) {
-  auto p = std::make_unique<Process>(argv);
-  INFO(p->describe());
-  REQUIRE(p->wait_for(30s).has_value());
-  return p;
-}
-
 /// Sends `bytes` to 127.0.0.1:port on a raw TCP connection, then closes it.
 void send_raw(int port, const std::string& bytes) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);

@@ -56,6 +56,13 @@ int free_port_pair() {
 
 std::string bin(const std::string& name) { return std::string(RDMABENCH_BIN_DIR) + "/" + name; }
 
+std::unique_ptr<Process> run_alone(const Args& argv) {
+  auto p = std::make_unique<Process>(argv);
+  INFO(p->describe());
+  REQUIRE(p->wait_for(std::chrono::seconds(30)).has_value());
+  return p;
+}
+
 std::unique_ptr<Process> start_server(Args argv, std::vector<std::string> extra_env) {
   TempDir tmp;
   const auto ready = tmp.path / "ready";

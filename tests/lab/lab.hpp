@@ -39,6 +39,10 @@ using Args = std::vector<std::string>;
 /// `extra_env` as for Process.
 std::unique_ptr<Process> start_server(Args argv, std::vector<std::string> extra_env = {});
 
+/// Runs one binary alone (a client with nothing listening, or a server
+/// that must refuse); requires it to finish within 30 s and returns it.
+std::unique_ptr<Process> run_alone(const Args& argv);
+
 /// A server started and ready for a client.
 struct Pair {
   std::unique_ptr<Process> server;

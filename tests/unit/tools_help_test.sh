@@ -16,7 +16,7 @@ for name in apt-get apt dpkg sudo pip pip3 cmake ctest cpack make ninja gcc g++ 
 done
 
 tools=()
-for f in "$repo"/tools/* "$repo"/tools/dev/* "$repo"/tests/fuzz/run "$repo"/.ci/run; do
+for f in "$repo"/tools/* "$repo"/tools/dev/* "$repo"/tests/fuzz/run "$repo"/tests/catch_shard.sh "$repo"/.ci/run "$repo"/.ci/background-builds; do
   [ -f "$f" ] && [ -x "$f" ] && tools+=("$f")
 done
 [ "${#tools[@]}" -gt 10 ] || { echo "FAIL: found only ${#tools[@]} tools under $repo/tools"; exit 1; }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <string_view>
 
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/verbs/error.hpp"
@@ -56,13 +57,19 @@ class Reader {
     require(n <= kMaxText, fmt::format("{} message: text field of {} bytes (limit {})", what_, n, kMaxText));
     need(n);
     // Text from the peer reaches the user's terminal: control characters
-    // (escape sequences) arrive escaped, never raw.
+    // (escape sequences) arrive escaped, never raw. Escaping grows a byte
+    // to four, so the decoded text is cut back to kMaxText, marked "...":
+    // whatever we decoded must still encode (a reply or record quoting it).
+    constexpr std::string_view kCut = "...";
     std::string s;
+    std::size_t cut_at = 0;  // the longest whole-piece prefix that leaves room for kCut
     for (std::size_t i = pos_; i < pos_ + n; ++i) {
       const auto c = bytes_[i];
       if (c < 0x20 || c == 0x7f) s += fmt::format("\\x{:02x}", c);
       else s += static_cast<char>(c);
+      if (s.size() <= kMaxText - kCut.size()) cut_at = s.size();
     }
+    if (s.size() > kMaxText) s.replace(cut_at, std::string::npos, kCut);
     pos_ += n;
     return s;
   }

@@ -465,3 +465,17 @@ TEST_CASE("wire: control characters in the peer's text arrive escaped", "[wire]"
   const auto back = std::get<wire::Reject>(round_trip(hostile));
   CHECK(back.reason == "bad\\x1b[2Jnews\\x07\\x0a");
 }
+
+TEST_CASE("wire: escaped text is cut back to the limit, so what was decoded encodes again", "[wire]") {
+  // 300 control bytes escape to 1,200: over kMaxText, which encode refuses.
+  const wire::Reject hostile{std::string(300, '\x01')};
+  const auto back = std::get<wire::Reject>(round_trip(hostile));
+  CHECK(back.reason.size() <= wire::kMaxText);
+  CHECK(back.reason.starts_with("\\x01\\x01"));
+  CHECK(back.reason.ends_with("..."));
+  CHECK_NOTHROW(wire::encode(back));
+
+  // Text that fits once escaped comes back whole, with no mark.
+  const wire::Reject fits{std::string(255, '\x01')};  // 1,020 bytes escaped
+  CHECK(std::get<wire::Reject>(round_trip(fits)).reason.size() == 1020);
+}

@@ -28,10 +28,6 @@ const KnownFigure kKnownFigures[] = {
     {"lat_max_us", {"maximum latency", "us", Better::lower}},
 };
 
-bool ends_with(std::string_view text, std::string_view tail) {
-  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
-}
-
 }  // namespace
 
 Figure describe_figure(std::string_view key) {
@@ -41,8 +37,8 @@ Figure describe_figure(std::string_view key) {
 }
 
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present) {
-  if (ends_with(test, "_bw")) return "bw_avg_gbits";
-  if (ends_with(test, "_lat")) return "lat_p99_us";
+  if (std::string_view(test).ends_with("_bw")) return "bw_avg_gbits";
+  if (std::string_view(test).ends_with("_lat")) return "lat_p99_us";
   // A test of another name with no figure at all (every pair failed) still
   // gets one matrix to show its failures in.
   return present.empty() ? std::string("bw_avg_gbits") : present.front();

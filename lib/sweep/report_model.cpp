@@ -12,10 +12,6 @@ namespace rdmabench::sweep::detail {
 
 namespace {
 
-bool ends_with(std::string_view text, std::string_view tail) {
-  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
-}
-
 /// options.tests_in_order first, then the others as they first appear.
 std::vector<std::string> test_order(std::span<const SweepRecord> records, const ReportOptions& options) {
   std::vector<std::string> order;
@@ -78,8 +74,8 @@ void fill_matrices(TestReport& t, const std::vector<const SweepRecord*>& sweep, 
 }
 
 Thresholds thresholds_for(std::string_view test, const ReportOptions& options) {
-  if (ends_with(test, "_bw")) return options.bandwidth;
-  if (ends_with(test, "_lat")) return options.latency;
+  if (std::string_view(test).ends_with("_bw")) return options.bandwidth;
+  if (std::string_view(test).ends_with("_lat")) return options.latency;
   return {};
 }
 

@@ -5,13 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include "rdmabench/verbs/transport.hpp"
+#include "sample_gids.hpp"
 
 using namespace rdmabench;
+using rdmabench::test::kIpv4;
+using rdmabench::test::kIpv6;
 
 namespace {
 
-const Gid kIpv4{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 2, 15};  // ::ffff:10.0.2.15
-const Gid kIpv6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x15};  // 2001:db8::15
 
 Transport with(TransportKind kind, Gid gid) {
   Transport t;

@@ -23,10 +23,10 @@ using rdmabench::test::MessageContains;
 
 namespace {
 
-constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxTicks = std::numeric_limits<std::uint64_t>::max();
 
 // 2.1 GHz: 10 us is 21000 ticks, far above the exact range.
-constexpr double kTicksPerUs = 2100.0;
+constexpr double kHistogramTicksPerUs = 2100.0;
 
 // Room for the last bits of double rounding when a bucket is 2^56 wide; far
 // below any real mistake in the layout or the representative value.
@@ -122,8 +122,8 @@ TEST_CASE("Histogram: values below 2^(S+1) are exact", "[histogram]") {
     INFO("p" << p);
     CHECK(h.percentile(p) == percentile_nearest_rank(sorted, p));
   }
-  const auto exact = summarize_latency(sorted_us(ticks, kTicksPerUs));
-  const auto got = h.summarize(kTicksPerUs);
+  const auto exact = summarize_latency(sorted_us(ticks, kHistogramTicksPerUs));
+  const auto got = h.summarize(kHistogramTicksPerUs);
   CHECK(got.median == exact.median);
   CHECK(got.p90 == exact.p90);
   CHECK(got.p99 == exact.p99);
@@ -198,7 +198,7 @@ TEST_CASE("Histogram: uniform over [1000, 10^6] ticks", "[histogram]") {
   // The test must exercise the bucketing: errors are real, yet inside the bound.
   CHECK(worst > h.relative_error() / 4);
   CHECK(h.percentile(100) == static_cast<double>(*std::max_element(ticks.begin(), ticks.end())));
-  check_summary(h, ticks, kTicksPerUs);
+  check_summary(h, ticks, kHistogramTicksPerUs);
 }
 
 TEST_CASE("Histogram: exponential latencies", "[histogram]") {
@@ -209,21 +209,21 @@ TEST_CASE("Histogram: exponential latencies", "[histogram]") {
   const auto h = record_all(ticks);
   const double worst = check_percentiles(h, ticks);
   CHECK(worst > 0);
-  check_summary(h, ticks, kTicksPerUs);
+  check_summary(h, ticks, kHistogramTicksPerUs);
 }
 
 TEST_CASE("Histogram: bimodal, 99% near 10 us and 1% near 10 ms", "[histogram]") {
   std::mt19937_64 rng(2024);
-  std::normal_distribution<double> fast(10 * kTicksPerUs, 0.3 * kTicksPerUs);
-  std::normal_distribution<double> slow(10'000 * kTicksPerUs, 1'000 * kTicksPerUs);
+  std::normal_distribution<double> fast(10 * kHistogramTicksPerUs, 0.3 * kHistogramTicksPerUs);
+  std::normal_distribution<double> slow(10'000 * kHistogramTicksPerUs, 1'000 * kHistogramTicksPerUs);
   std::bernoulli_distribution is_slow(0.01);
   std::vector<std::uint64_t> ticks(1'000'000);
   for (auto& t : ticks)
     t = static_cast<std::uint64_t>(std::max(1.0, is_slow(rng) ? slow(rng) : fast(rng)));
   const auto h = record_all(ticks);
   check_percentiles(h, ticks);
-  check_summary(h, ticks, kTicksPerUs);
-  const auto s = h.summarize(kTicksPerUs);
+  check_summary(h, ticks, kHistogramTicksPerUs);
+  const auto s = h.summarize(kHistogramTicksPerUs);
   CHECK(s.p90 < 11);      // the fast mode...
   CHECK(s.p99_9 > 5000);  // ...and the far tail are both seen
 }
@@ -231,12 +231,12 @@ TEST_CASE("Histogram: bimodal, 99% near 10 us and 1% near 10 ms", "[histogram]")
 TEST_CASE("Histogram: huge values near 2^63 and 2^64 stay within the bound", "[histogram]") {
   std::mt19937_64 rng(99);
   SECTION("spread over [2^62, 2^64)") {
-    std::uniform_int_distribution<std::uint64_t> huge(std::uint64_t{1} << 62, kMaxU64);
-    std::vector<std::uint64_t> ticks{0, kMaxU64, kMaxU64 - 1};
+    std::uniform_int_distribution<std::uint64_t> huge(std::uint64_t{1} << 62, kMaxTicks);
+    std::vector<std::uint64_t> ticks{0, kMaxTicks, kMaxTicks - 1};
     for (int i = 0; i < 100'000; ++i) ticks.push_back(huge(rng));
     const auto h = record_all(ticks);
     check_percentiles(h, ticks);
-    CHECK(h.percentile(100) == static_cast<double>(kMaxU64));
+    CHECK(h.percentile(100) == static_cast<double>(kMaxTicks));
     CHECK(h.percentile(1e-6) == 0);
     check_summary(h, ticks, 1.0);
   }
@@ -265,7 +265,7 @@ TEST_CASE("Histogram: mean and stdev are exact, not bucketed, on a large offset"
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::uint64_t> jitter(5'000'000'000, 5'000'000'100);
   for (int i = 0; i < 100'000; ++i) ticks.push_back(jitter(rng));
-  check_summary(record_all(ticks), ticks, kTicksPerUs);
+  check_summary(record_all(ticks), ticks, kHistogramTicksPerUs);
 }
 
 TEST_CASE("Histogram: merge equals recording both sets into one", "[histogram]") {
@@ -294,13 +294,13 @@ TEST_CASE("Histogram: merge equals recording both sets into one", "[histogram]")
     INFO("p" << p);
     CHECK(merged.percentile(p) == both.percentile(p));
   }
-  const auto m = merged.summarize(kTicksPerUs);
-  const auto o = both.summarize(kTicksPerUs);
+  const auto m = merged.summarize(kHistogramTicksPerUs);
+  const auto o = both.summarize(kHistogramTicksPerUs);
   CHECK(within_relative(m.mean, o.mean, 1e-9));
   CHECK(within_relative(m.stdev, o.stdev, 1e-9));
   std::vector<std::uint64_t> all = a;
   all.insert(all.end(), b.begin(), b.end());
-  check_summary(merged, all, kTicksPerUs);
+  check_summary(merged, all, kHistogramTicksPerUs);
 
   SECTION("into an empty histogram, and of an empty one") {
     Histogram empty, target;
@@ -309,14 +309,14 @@ TEST_CASE("Histogram: merge equals recording both sets into one", "[histogram]")
     CHECK(target.count() == part.count());
     CHECK(target.min() == part.min());
     CHECK(target.percentile(50) == part.percentile(50));
-    check_summary(target, b, kTicksPerUs);
+    check_summary(target, b, kHistogramTicksPerUs);
   }
   SECTION("with itself: every sample twice") {
     std::vector<std::uint64_t> twice = b;
     twice.insert(twice.end(), b.begin(), b.end());
     part.merge(part);
     CHECK(part.count() == twice.size());
-    check_summary(part, twice, kTicksPerUs);
+    check_summary(part, twice, kHistogramTicksPerUs);
   }
   SECTION("different layouts are refused") {
     Histogram other(8);
@@ -342,7 +342,7 @@ TEST_CASE("Histogram: memory does not depend on the sample count", "[histogram]"
 
 TEST_CASE("Histogram: rejects an empty summary and bad arguments", "[histogram]") {
   const Histogram empty;
-  REQUIRE_THROWS_MATCHES(empty.summarize(kTicksPerUs), rdmabench::Error,
+  REQUIRE_THROWS_MATCHES(empty.summarize(kHistogramTicksPerUs), rdmabench::Error,
                          MessageContains("no latency samples"));
   REQUIRE_THROWS_MATCHES(empty.percentile(50), rdmabench::Error, MessageContains("empty"));
   Histogram h;

@@ -9,19 +9,15 @@
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/control/wire.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "pair_kinds.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;
 using rdmabench::test::MessageContains;
 
-namespace {
-
-const cli::BenchmarkKind kReadLatency{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
-const cli::BenchmarkKind kWriteLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
-const cli::BenchmarkKind kWriteBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth,
-                                         65536, 5000, 128};
-
-}  // namespace
+using rdmabench::test::kReadLatency;
+using rdmabench::test::kWriteBandwidth;
+using rdmabench::test::kWriteLatency;
 
 TEST_CASE("load: --load-qps, --load-size and --load-op land in the spec, write 64K by default", "[load]") {
   const auto plain = cli::parse_command_line(kReadLatency, {"server"});

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/options.hpp"
+#include "pair_kinds.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::Measurement;
@@ -14,16 +15,16 @@ using rdmabench::RateUnit;
 using rdmabench::cli::BenchmarkKind;
 using rdmabench::cli::parse_command_line;
 using rdmabench::cli::UsageError;
+using rdmabench::test::kReadBandwidth;
+using rdmabench::test::kReadLatency;
+using rdmabench::test::kSendBandwidth;
+using rdmabench::test::kSendLatency;
+using rdmabench::test::kWriteBandwidth;
+using rdmabench::test::kWriteLatency;
 using rdmabench::test::MessageContains;
 
 namespace {
 
-const BenchmarkKind kReadLatency{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kWriteLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kSendLatency{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kWriteBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth, 65536, 5000, 128};
-const BenchmarkKind kSendBandwidth{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
-const BenchmarkKind kReadBandwidth{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
 const BenchmarkKind kAtomicBandwidth{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
 
 }  // namespace

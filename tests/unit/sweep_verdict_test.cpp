@@ -35,7 +35,7 @@ PairMatrix full(std::size_t n, const std::function<double(EndpointIndex, Endpoin
   return m;
 }
 
-const Figure kBandwidth{"bandwidth", "Gb/s", Better::higher};
+const Figure kBandwidthFigure{"bandwidth", "Gb/s", Better::higher};
 const Figure kP99{"p99 latency", "us", Better::lower};
 
 Thresholds bandwidth_limits() {
@@ -51,7 +51,7 @@ bool involves(const DirectedPair& p, EndpointIndex e) { return p.client == e || 
 
 TEST_CASE("a healthy fabric has no suspects and nothing to re-test", "[sweep]") {
   const auto endpoints = hosts(8);
-  const Verdict v = judge(full(8, [](auto, auto) { return 97.0; }), endpoints, kBandwidth, bandwidth_limits());
+  const Verdict v = judge(full(8, [](auto, auto) { return 97.0; }), endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.pairs_judged == 56);
   REQUIRE(v.pairs_failing == 0);
   REQUIRE(v.suspects.empty());
@@ -69,7 +69,7 @@ TEST_CASE("a slow lab fabric's figures keep three significant digits in the sent
       if (c != s) m.record(c, s, (c == 5 || s == 5 ? 0.0106 : 0.0536) + 0.0001 * static_cast<double>(c + s));
   Thresholds relative_only;
   relative_only.min_share_of_median = 0.5;
-  const Verdict v = judge(m, endpoints, kBandwidth, relative_only);
+  const Verdict v = judge(m, endpoints, kBandwidthFigure, relative_only);
   REQUIRE(v.suspects.size() == 1);
   REQUIRE_THAT(v.suspects[0].sentence, Catch::Contains("->rank 5 0.0") && !Catch::Contains(" 0.0 Gb/s"));
   REQUIRE_THAT(v.suspects[0].sentence, Catch::Matches(".*rank [0-4]->rank 5 0\\.0[1-9][0-9]* Gb/s.*"));
@@ -78,7 +78,7 @@ TEST_CASE("a slow lab fabric's figures keep three significant digits in the sent
 TEST_CASE("one bad node: its pairs fail, its partners pass elsewhere", "[sweep]") {
   const auto endpoints = hosts(8);
   const PairMatrix m = full(8, [](auto c, auto s) { return c == 3 || s == 3 ? 41.0 : 97.0; });
-  const Verdict v = judge(m, endpoints, kBandwidth, bandwidth_limits());
+  const Verdict v = judge(m, endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.suspects.size() == 1);
   const Suspect& node = v.suspects[0];
   REQUIRE(node.kind == SuspectKind::node);
@@ -100,7 +100,7 @@ TEST_CASE("one bad link: one pair fails while both ends pass elsewhere", "[sweep
   const auto endpoints = hosts(8);
   auto slow_link = [](EndpointIndex c, EndpointIndex s) { return (c == 2 && s == 5) || (c == 5 && s == 2); };
   const PairMatrix m = full(8, [&](auto c, auto s) { return slow_link(c, s) ? 30.0 : 97.0; });
-  const Verdict v = judge(m, endpoints, kBandwidth, bandwidth_limits());
+  const Verdict v = judge(m, endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.suspects.size() == 1);
   const Suspect& link = v.suspects[0];
   REQUIRE(link.kind == SuspectKind::link);
@@ -118,7 +118,7 @@ TEST_CASE("one bad link: one pair fails while both ends pass elsewhere", "[sweep
 
 TEST_CASE("a link slow in one direction only is still a link", "[sweep]") {
   const PairMatrix m = full(6, [](auto c, auto s) { return c == 1 && s == 4 ? 20.0 : 97.0; });
-  const Verdict v = judge(m, hosts(6), kBandwidth, bandwidth_limits());
+  const Verdict v = judge(m, hosts(6), kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.suspects.size() == 1);
   REQUIRE(v.suspects[0].kind == SuspectKind::link);
   REQUIRE(v.suspects[0].evidence.size() == 1);
@@ -126,7 +126,7 @@ TEST_CASE("a link slow in one direction only is still a link", "[sweep]") {
 
 TEST_CASE("a uniformly slow fabric is one verdict, not N bad nodes", "[sweep]") {
   const auto endpoints = hosts(8);
-  const Verdict v = judge(full(8, [](auto, auto) { return 48.0; }), endpoints, kBandwidth, bandwidth_limits());
+  const Verdict v = judge(full(8, [](auto, auto) { return 48.0; }), endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.suspects.size() == 1);
   REQUIRE(v.suspects[0].kind == SuspectKind::fabric_slow);
   REQUIRE(v.suspects[0].endpoints.empty());
@@ -139,7 +139,7 @@ TEST_CASE("a uniformly slow fabric is one verdict, not N bad nodes", "[sweep]") 
 
 TEST_CASE("a slow fabric with one node slower still names that node too", "[sweep]") {
   const PairMatrix m = full(8, [](auto c, auto s) { return c == 6 || s == 6 ? 20.0 : 48.0; });
-  const Verdict v = judge(m, hosts(8), kBandwidth, bandwidth_limits());
+  const Verdict v = judge(m, hosts(8), kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.suspects.size() == 2);
   REQUIRE(v.suspects[0].kind == SuspectKind::fabric_slow);
   REQUIRE(v.suspects[1].kind == SuspectKind::node);
@@ -149,7 +149,7 @@ TEST_CASE("a slow fabric with one node slower still names that node too", "[swee
 TEST_CASE("without an absolute limit, nothing is called slow as a whole", "[sweep]") {
   Thresholds relative_only;
   relative_only.min_share_of_median = 0.8;
-  const Verdict v = judge(full(8, [](auto, auto) { return 48.0; }), hosts(8), kBandwidth, relative_only);
+  const Verdict v = judge(full(8, [](auto, auto) { return 48.0; }), hosts(8), kBandwidthFigure, relative_only);
   REQUIRE(v.suspects.empty());
 }
 
@@ -157,12 +157,12 @@ TEST_CASE("a share of line rate is an absolute floor", "[sweep]") {
   Thresholds t;
   t.min_share_of_line_rate = 0.9;
   t.port_rate = 100;  // Gb/s: pairs need 90
-  const Verdict v = judge(full(6, [](auto, auto) { return 85.0; }), hosts(6), kBandwidth, t);
+  const Verdict v = judge(full(6, [](auto, auto) { return 85.0; }), hosts(6), kBandwidthFigure, t);
   REQUIRE(v.suspects.size() == 1);
   REQUIRE(v.suspects[0].kind == SuspectKind::fabric_slow);
   REQUIRE_THAT(v.suspects[0].sentence, Catch::Contains("limit of 90.0 Gb/s"));
   t.port_rate = 0;
-  REQUIRE_THROWS_MATCHES(judge(full(6, [](auto, auto) { return 85.0; }), hosts(6), kBandwidth, t),
+  REQUIRE_THROWS_MATCHES(judge(full(6, [](auto, auto) { return 85.0; }), hosts(6), kBandwidthFigure, t),
                          rdmabench::Error, MessageContains("needs the port rate"));
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("failed pairs count against their ends and carry their cause", "[sweep
       down.record_failure(4, other, "connect timed out");
       down.record_failure(other, 4, "connect timed out");
     }
-  const Verdict node = judge(down, endpoints, kBandwidth, bandwidth_limits());
+  const Verdict node = judge(down, endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(node.suspects.size() == 1);
   REQUIRE(node.suspects[0].kind == SuspectKind::node);
   REQUIRE(node.suspects[0].endpoints == std::vector<EndpointIndex>{4});
@@ -183,7 +183,7 @@ TEST_CASE("failed pairs count against their ends and carry their cause", "[sweep
 
   PairMatrix one = full(6, [](auto, auto) { return 97.0; });
   one.record_failure(0, 5, "");
-  const Verdict link = judge(one, endpoints, kBandwidth, bandwidth_limits());
+  const Verdict link = judge(one, endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(link.suspects.size() == 1);
   REQUIRE(link.suspects[0].kind == SuspectKind::link);
   REQUIRE(link.suspects[0].evidence[0].cause == "no cause given");
@@ -198,7 +198,7 @@ TEST_CASE("pairs never measured (other rails, the diagonal) are left out", "[swe
   for (EndpointIndex c = 0; c < 10; ++c)
     for (EndpointIndex s = 0; s < 10; ++s)
       if (c != s && c / 5 == s / 5) m.record(c, s, c == 7 || s == 7 ? 30.0 : 97.0 + 0.1 * static_cast<double>(c));
-  const Verdict v = judge(m, endpoints, kBandwidth, bandwidth_limits());
+  const Verdict v = judge(m, endpoints, kBandwidthFigure, bandwidth_limits());
   REQUIRE(v.pairs_judged == 40);
   REQUIRE(v.suspects.size() == 1);
   REQUIRE(v.suspects[0].endpoints == std::vector<EndpointIndex>{7});
@@ -226,7 +226,7 @@ TEST_CASE("latency: lower is better, a multiple of the best pair is the relative
 }
 
 TEST_CASE("two endpoints that fail together cannot be told apart", "[sweep]") {
-  const Verdict v = judge(full(2, [](auto, auto) { return 10.0; }), hosts(2), kBandwidth, [] {
+  const Verdict v = judge(full(2, [](auto, auto) { return 10.0; }), hosts(2), kBandwidthFigure, [] {
     Thresholds t;
     t.min_share_of_median = 0.8;
     return t;
@@ -235,7 +235,7 @@ TEST_CASE("two endpoints that fail together cannot be told apart", "[sweep]") {
   PairMatrix dead(2);
   dead.record_failure(0, 1, "no route");
   dead.record_failure(1, 0, "no route");
-  const Verdict unknown = judge(dead, hosts(2), kBandwidth, bandwidth_limits());
+  const Verdict unknown = judge(dead, hosts(2), kBandwidthFigure, bandwidth_limits());
   REQUIRE(unknown.suspects.size() == 1);
   REQUIRE(unknown.suspects[0].kind == SuspectKind::unattributed);
   REQUIRE(unknown.suspects[0].endpoints == std::vector<EndpointIndex>{0, 1});
@@ -250,9 +250,9 @@ TEST_CASE("limits that do not fit the figure are refused", "[sweep]") {
                          MessageContains("p99 latency is better when lower"));
   Thresholds ceiling_on_bandwidth;
   ceiling_on_bandwidth.max_multiple_of_best = 2;
-  REQUIRE_THROWS_MATCHES(judge(m, hosts(4), kBandwidth, ceiling_on_bandwidth), rdmabench::Error,
+  REQUIRE_THROWS_MATCHES(judge(m, hosts(4), kBandwidthFigure, ceiling_on_bandwidth), rdmabench::Error,
                          MessageContains("bandwidth is better when higher"));
-  REQUIRE_THROWS_MATCHES(judge(m, hosts(5), kBandwidth, {}), rdmabench::Error,
+  REQUIRE_THROWS_MATCHES(judge(m, hosts(5), kBandwidthFigure, {}), rdmabench::Error,
                          MessageContains("the matrix has 4 endpoints but the list has 5"));
 }
 

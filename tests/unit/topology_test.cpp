@@ -13,11 +13,11 @@ using namespace rdmabench;
 
 namespace {
 
-std::filesystem::path fixture(const std::string& name) {
+std::filesystem::path sysfs_fixture(const std::string& name) {
   return std::filesystem::path(RDMABENCH_TEST_DATA) / "topology" / name;
 }
 
-/// The one GPU and the named NIC of a fixture, classified.
+/// The one GPU and the named NIC of a sysfs_fixture, classified.
 std::string gpu_to(const Topology& t, const std::string& nic) {
   REQUIRE(t.gpus.size() == 1);
   const RdmaDevice* device = find_rdma_device(t, nic);
@@ -34,7 +34,7 @@ PciLocation at(const std::string& host_bridge, std::vector<std::string> path) {
 }  // namespace
 
 TEST_CASE("topology: GPU and NIC below one PCIe switch are PIX", "[topology]") {
-  const auto t = scan_topology(fixture("pix"));
+  const auto t = scan_topology(sysfs_fixture("pix"));
   CHECK(gpu_to(t, "mlx5_0") == "PIX");
   const auto& gpu = t.gpus[0];
   CHECK(gpu.vendor == "NVIDIA");
@@ -55,38 +55,38 @@ TEST_CASE("topology: GPU and NIC below one PCIe switch are PIX", "[topology]") {
 
 TEST_CASE("topology: a BMC's VGA adapter is not a GPU", "[topology]") {
   // pix also holds an ASPEED VGA function (class 0x0300, vendor 0x1a03).
-  const auto t = scan_topology(fixture("pix"));
+  const auto t = scan_topology(sysfs_fixture("pix"));
   REQUIRE(t.gpus.size() == 1);
   CHECK(t.gpus[0].pci.address != "0000:05:00.0");
 }
 
 TEST_CASE("topology: switches below a common switch are PXB", "[topology]") {
-  CHECK(gpu_to(scan_topology(fixture("pxb")), "mlx5_0") == "PXB");
+  CHECK(gpu_to(scan_topology(sysfs_fixture("pxb")), "mlx5_0") == "PXB");
 }
 
 TEST_CASE("topology: switches on two root ports of one root complex are PHB", "[topology]") {
-  const auto t = scan_topology(fixture("phb"));
+  const auto t = scan_topology(sysfs_fixture("phb"));
   CHECK(gpu_to(t, "mlx5_0") == "PHB");
   CHECK(t.gpus[0].vendor == "AMD");  // class 0x0380, as some Instinct cards report
 }
 
 TEST_CASE("topology: root complexes of one NUMA node are NODE", "[topology]") {
   // numa_node reads -1 there, but the machine has one node: node 0.
-  const auto t = scan_topology(fixture("node"));
+  const auto t = scan_topology(sysfs_fixture("node"));
   CHECK(gpu_to(t, "mlx5_0") == "NODE");
   CHECK(t.gpus[0].numa_node == 0);
 }
 
 TEST_CASE("topology: across sockets is SYS, another root complex of the GPU's node is NODE",
           "[topology]") {
-  const auto t = scan_topology(fixture("sys"));
+  const auto t = scan_topology(sysfs_fixture("sys"));
   CHECK(gpu_to(t, "mlx5_0") == "SYS");
   CHECK(gpu_to(t, "mlx5_1") == "NODE");
   CHECK(find_rdma_device(t, "mlx5_0")->numa_node == 1);
 }
 
 TEST_CASE("topology: a machine without GPU or RDMA device gives empty lists", "[topology]") {
-  const auto t = scan_topology(fixture("empty"));  // holds qemu's bochs VGA: not a GPU
+  const auto t = scan_topology(sysfs_fixture("empty"));  // holds qemu's bochs VGA: not a GPU
   CHECK(t.rdma_devices.empty());
   CHECK(t.gpus.empty());
   const auto j = to_json(t);
@@ -100,7 +100,7 @@ TEST_CASE("topology: a machine without GPU or RDMA device gives empty lists", "[
 }
 
 TEST_CASE("topology: soft devices are virtual and name their netdev when sysfs does", "[topology]") {
-  const auto t = scan_topology(fixture("soft_lab"));
+  const auto t = scan_topology(sysfs_fixture("soft_lab"));
   REQUIRE(t.rdma_devices.size() == 2);
   CHECK(t.rdma_devices[0].name == "rxe0");
   CHECK(t.rdma_devices[0].is_virtual());
@@ -114,13 +114,13 @@ TEST_CASE("topology: soft devices are virtual and name their netdev when sysfs d
 }
 
 TEST_CASE("topology: a directory that is not sysfs is refused by name", "[topology]") {
-  const auto missing = fixture("no-such-machine");
+  const auto missing = sysfs_fixture("no-such-machine");
   REQUIRE_THROWS_MATCHES(scan_topology(missing), Error,
                          test::MessageContains("'" + missing.string() + "' is not a sysfs tree"));
 }
 
 TEST_CASE("topology: JSON matrix names each pair's relationship", "[topology]") {
-  const auto j = to_json(scan_topology(fixture("sys")));
+  const auto j = to_json(scan_topology(sysfs_fixture("sys")));
   REQUIRE(j["matrix"].size() == 2);
   CHECK(j["matrix"][0]["nic"] == "mlx5_0");
   CHECK(j["matrix"][0]["relationship"] == "SYS");

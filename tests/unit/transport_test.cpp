@@ -8,16 +8,17 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/verbs/transport.hpp"
+#include "sample_gids.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;
+using rdmabench::test::kIpv4;
+using rdmabench::test::kIpv6;
 using rdmabench::test::MessageContains;
 
 namespace {
 
 const Gid kLinkLocal{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34, 0x56};
-const Gid kIpv4{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 2, 15};  // ::ffff:10.0.2.15
-const Gid kIpv6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x15};  // 2001:db8::15
 const Gid kIbGid{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x00, 0x02, 0xc9, 0x03, 0x00, 0x01, 0x23, 0x45};
 
 PortAttributes ethernet_port(std::string device, std::vector<GidEntry> gids) {

@@ -208,6 +208,15 @@ int Conductor::run() {
   const auto schedule = sweep::build_schedule(endpoints_, rank_.options.schedule);
   const auto orders = plan_sweep(rank_.options.tests, schedule, measured_pairs(records_), 0);
   epoch_ = static_cast<std::uint32_t>(orders.size());
+  // A report before the first round as well as after each: a job ended from
+  // outside during round one (mpirun's SIGTERM when a rank dies) then still
+  // leaves one, saying the sweep was incomplete.
+  std::size_t planned = 0;
+  for (const auto& o : orders) planned += o.pairs.size();
+  report({fmt::format("Incomplete sweep: none of {} planned pairs had finished when this was written{}; the "
+                      "sweep was still running.",
+                      planned, records_.empty() ? "" : fmt::format(" ({} from the run resumed)", records_.size()))},
+         /*with_heatmaps=*/false);
   run_orders(orders);
   if (rank_.options.retest) {
     const auto retests = plan_retests();

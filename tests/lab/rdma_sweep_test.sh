@@ -108,16 +108,21 @@ case $CASE in
     signal=KILL; [ "$CASE" = rank-stopped ] && signal=STOP
     sweep partial 4 --test write_bw -n 3000 --timeout 3 --no-heatmaps &
     job=$!
-    # Rank 2, once the first round has started (rank 0 has said so).
+    # Rank 2, once a pair has finished (rank 0 wrote its record), which may
+    # be mid-round: the partial report must exist even then. A wait on that
+    # event, bounded at 120 s (the guest is emulated, CI's builds beside it).
     victim=
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do
       for pid in $(pgrep -f "$SWEEP" || true); do
         if tr '\0' '\n' < /proc/$pid/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$pid; fi
       done
       [ -n "$victim" ] && [ -s "$tmp/partial/results.jsonl" ] && break
+      kill -0 $job 2>/dev/null || break
       sleep 0.2
     done
     [ -n "$victim" ] || { echo "FAIL: rank 2 never started"; kill $job; exit 1; }
+    [ -s "$tmp/partial/results.jsonl" ] ||
+      { echo "FAIL: no pair of the sweep finished within 120 s (or it ended first)"; kill $job; exit 1; }
     stopped_at=$(date +%s.%N)
     kill -$signal "$victim"
     echo "sent SIG$signal to rank 2 (pid $victim)"

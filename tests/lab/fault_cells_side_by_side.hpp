@@ -14,8 +14,9 @@
 namespace lab::faults {
 
 /// How many cells run at once: $RDMABENCH_FAULT_MATRIX_CELLS, else one per
-/// online CPU (a cell's survivor may busy-poll; more would share a CPU and
-/// stretch the seconds the table reports).
+/// online CPU (a cell's survivor may busy-poll, and more would share a CPU).
+/// The lab tier sets 4 on its 2 vCPUs: measured, the matrix took 192 s
+/// instead of 274 s, and the survivors' seconds stayed within 0.2 s.
 int cells_at_once();
 
 /// Runs every cell, `at_once` at a time (link-down cells alone), and

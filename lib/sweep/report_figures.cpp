@@ -37,8 +37,8 @@ Figure describe_figure(std::string_view key) {
 }
 
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present) {
-  if (std::string_view(test).ends_with("_bw")) return "bw_avg_gbits";
-  if (std::string_view(test).ends_with("_lat")) return "lat_p99_us";
+  if (test.ends_with("_bw")) return "bw_avg_gbits";
+  if (test.ends_with("_lat")) return "lat_p99_us";
   // A test of another name with no figure at all (every pair failed) still
   // gets one matrix to show its failures in.
   return present.empty() ? std::string("bw_avg_gbits") : present.front();

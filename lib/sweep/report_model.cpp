@@ -74,8 +74,8 @@ void fill_matrices(TestReport& t, const std::vector<const SweepRecord*>& sweep, 
 }
 
 Thresholds thresholds_for(std::string_view test, const ReportOptions& options) {
-  if (std::string_view(test).ends_with("_bw")) return options.bandwidth;
-  if (std::string_view(test).ends_with("_lat")) return options.latency;
+  if (test.ends_with("_bw")) return options.bandwidth;
+  if (test.ends_with("_lat")) return options.latency;
   return {};
 }
 

@@ -15,7 +15,7 @@ if [ ! -s "$queue/list" ]; then
   exit 77
 fi
 /usr/bin/python3 -c "import matplotlib" 2>/dev/null ||
-  { echo "SKIPPED: no matplotlib (tools/install-deps installs python3-matplotlib)"; exit 77; }
+  { echo "SKIPPED: no matplotlib (tools/install-deps test installs python3-matplotlib)"; exit 77; }
 status=0
 while IFS=$'\t' read -r origin copy; do
   "$tool" "$copy" > /dev/null || { echo "FAIL: $tool $copy exited non-zero (the guest's $origin)"; status=1; continue; }

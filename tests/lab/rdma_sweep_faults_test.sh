@@ -13,7 +13,7 @@ SWEEP=${1:?usage: rdma_sweep_faults_test.sh PATH/TO/rdma_sweep}
 HERE=$(cd "$(dirname "$0")" && pwd)
 HOSTS=6
 [ -e /sys/class/infiniband/rxe0 ] || { echo "SKIPPED: needs the lab guest (run inside tools/rdma-lab)"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIPPED: no mpirun (tools/install-deps installs openmpi-bin)"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIPPED: no mpirun (tools/install-deps sweep installs openmpi-bin)"; exit 77; }
 command -v tc >/dev/null || { echo "SKIPPED: no tc (iproute2)"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo

@@ -25,7 +25,7 @@ if [ ! -e /sys/class/infiniband/$DEV ]; then
   echo "SKIPPED: needs $DEV (run inside tools/rdma-lab)"; exit 77
 fi
 if ! command -v mpirun >/dev/null; then
-  echo "SKIPPED: no mpirun (tools/install-deps installs openmpi-bin)"; exit 77
+  echo "SKIPPED: no mpirun (tools/install-deps sweep installs openmpi-bin)"; exit 77
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # One guest: shared memory and loopback TCP carry MPI's own messages.
@@ -71,7 +71,7 @@ check_complete() {  # check_complete NAME RANKS TESTS [with-heatmaps]
       { echo "FAIL: rdma_sweep handed no heatmaps of $tmp/$1 over (RDMABENCH_SWEEP_HEATMAPS)"; return 1; }
     echo "ok: $1's heatmaps handed to the host to draw"
   elif [ "${4:-}" = with-heatmaps ]; then
-    # Heatmaps are drawn where matplotlib is installed (tools/install-deps does).
+    # Heatmaps are drawn where matplotlib is installed (tools/install-deps test does).
     python3 -c "import matplotlib" 2>/dev/null && pngs=1
   fi
   EXPECT_PNGS=$pngs python3 "$HERE/rdma_sweep_check.py" complete "$tmp/$1" "$2" "$3"

@@ -17,7 +17,7 @@
 #
 #   Exit status: COMMAND's; 77 outside the lab guest (it would start daemons
 #   on the host's default Slurm ports), when not root, or when a package is
-#   missing (tools/install-deps installs them); 1 when the cluster does not
+#   missing (tools/install-deps slurm installs them); 1 when the cluster does not
 #   come up, after printing the daemons' logs.
 #
 # Environment: SLURM_ONE_NODE_DIR, SLURM_ONE_NODE_MPI (MpiDefault, default
@@ -38,7 +38,7 @@ log() { echo "slurm_one_node: $*" >&2; }
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root (daemons as root in the lab guest)"; exit 77; }
 for tool in munged mungekey slurmctld slurmd srun sinfo scontrol; do
   PATH=$PATH:/usr/sbin command -v "$tool" >/dev/null ||
-    { echo "SKIPPED: no $tool (tools/install-deps installs munge, slurmctld, slurmd, slurm-client)"; exit 77; }
+    { echo "SKIPPED: no $tool (tools/install-deps slurm installs munge, slurmctld, slurmd, slurm-client)"; exit 77; }
 done
 PATH=$PATH:/usr/sbin
 

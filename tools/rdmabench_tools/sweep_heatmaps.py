@@ -10,8 +10,8 @@ Cells carry their value when the matrix has 16 endpoints or fewer. Run it
 before rdma_sweep writes report.html, or write the report again, for the
 page to embed the PNGs.
 
-Needs matplotlib (Debian: python3-matplotlib, as tools/install-deps
-installs); without it, it says so and exits 0, drawing nothing.
+Needs matplotlib (Debian: python3-matplotlib, which `tools/install-deps
+test` installs); without it, it says so and exits 0, drawing nothing.
 """
 import argparse
 import csv

@@ -75,11 +75,21 @@ nlohmann::json describe_device(ibv_device* device) {
 
 int main(int argc, char** argv) {
   const std::string arg = argc > 1 ? argv[1] : "";
+  if (argc == 2 && arg == "--version") {
+    print_version("rdma_devices");
+    return 0;
+  }
   if (argc > 2 || (!arg.empty() && arg != "--json")) {
-    std::cerr << "Usage: rdma_devices [--json]\n"
-                 "  Lists every RDMA device and port with the transport the benchmarks would\n"
-                 "  use on it (InfiniBand, RoCEv1, RoCEv2 or iWARP); --json: one JSON document.\n";
-    return arg == "-h" || arg == "--help" ? 0 : 2;
+    const bool asked = arg == "-h" || arg == "--help";
+    (asked ? std::cout : std::cerr)
+        << "Usage: rdma_devices [--json | --version | --help]\n"
+           "Lists every RDMA device and port with the transport the benchmarks would\n"
+           "use on it (InfiniBand, RoCEv1, RoCEv2 or iWARP).\n\n"
+           "Options:\n"
+           "  --json     print one JSON document instead of a line per port\n"
+           "  --version  show the version and the rdma-core it was built against\n"
+           "  -h, --help show this help\n";
+    return asked ? 0 : 2;
   }
   nlohmann::json out = {{"version", kVersion}, {"devices", nlohmann::json::array()}};
   int count = 0;

@@ -14,6 +14,7 @@
 #include "sweep/coordination.hpp"
 #include "sweep/rank_setup.hpp"
 #include "sweep/sweep_options.hpp"
+#include "rdmabench/version.hpp"
 
 namespace {
 
@@ -106,7 +107,26 @@ int run(const World& world, int argc, char** argv) {
 // unit tier.
 extern "C" int __lsan_is_turned_off() { return 1; }
 
+namespace {
+
+/// --help and --version before MPI_Init: they work on a login node without
+/// mpirun, and help2man runs them at build time. Anything else (a usage
+/// error included) is left to the ranks.
+bool answered_without_mpi(int argc, char** argv) {
+  try {
+    const auto options = parse_sweep_options(std::vector<std::string>(argv + 1, argv + argc));
+    if (options.show_help) std::cout << options.help_text;
+    else if (options.show_version) print_version("rdma_sweep");
+    return options.show_help || options.show_version;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (answered_without_mpi(argc, argv)) return 0;
   int provided = 0;
   // Each pair's session has a heartbeat thread, and an incast root runs
   // several pairs at once: MPI is called from several threads.

@@ -5,17 +5,19 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/topology/topology.hpp"
+#include "rdmabench/version.hpp"
 
 namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
-  bool json = false, help = false;
+  bool json = false, help = false, version = false;
   std::string sysfs = "/sys";
   po::options_description options("Usage: rdma_topo [--json] [--sysfs DIR]\nOptions");
   options.add_options()
       ("json", po::bool_switch(&json), "print JSON (devices, GPUs, GPU x NIC matrix, legend)")
       ("sysfs", po::value(&sysfs), "read this sysfs tree instead of /sys (a recorded copy)")
-      ("help,h", po::bool_switch(&help), "show this help");
+      ("help,h", po::bool_switch(&help), "show this help")
+      ("version", po::bool_switch(&version), "show the version and the rdma-core it was built against");
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
@@ -26,6 +28,10 @@ int main(int argc, char** argv) {
   }
   if (help) {
     std::cout << options;
+    return 0;
+  }
+  if (version) {
+    rdmabench::print_version("rdma_topo");
     return 0;
   }
   try {

@@ -364,6 +364,7 @@ Options parse(int argc, char** argv, bool& help) {
   po::options_description d("Options");
   d.add_options()
       ("help,h", po::bool_switch(&help), "show this help")
+      ("version", "show the version and the rdma-core it was built against")
       ("port,p", po::value(&port), "TCP port (default 18600)")
       ("test", po::value(&test), "stream (bandwidth, default) or pingpong (latency)")
       ("size,s", po::value(&size), "message size in bytes, K/M/G suffixes (default 64K)")
@@ -389,6 +390,11 @@ Options parse(int argc, char** argv, bool& help) {
     po::notify(vm);
   } catch (const po::error& e) {
     throw cli::UsageError(e.what());
+  }
+  if (vm.count("version")) {
+    print_version("tcp_baseline");
+    help = true;  // nothing to run
+    return o;
   }
   if (help) {
     std::cout << "Usage: tcp_baseline [options]            (server: one session, then exit)\n"

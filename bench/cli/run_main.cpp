@@ -139,7 +139,7 @@ int run_main(const BenchmarkKind& kind, int argc, char** argv) {
     return 0;
   }
   if (cl.show_version) {
-    std::cout << kind.name << " (rdmabench) " << kVersion << "\n";
+    print_version(kind.name);
     return 0;
   }
   try {

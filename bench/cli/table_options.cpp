@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/options.hpp"
+#include "rdmabench/compat/fmt_runtime.hpp"
 
 namespace po = boost::program_options;
 
@@ -39,7 +40,7 @@ template <typename T>
 void declare_row(po::options_description& options, const TestParameter<T>& row, const TestSpec& defaults) {
   std::string help = row.help;
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    if (help.find("{}") != std::string::npos) help = fmt::format(fmt::runtime(help), defaults.*row.member);
+    if (help.find("{}") != std::string::npos) help = fmt::format(runtime_format(help), defaults.*row.member);
   const std::string name = boost_spelling(row.option);
   if constexpr (std::is_same_v<T, bool>) {
     options.add_options()(name.c_str(), po::bool_switch(), help.c_str());

@@ -12,11 +12,8 @@
 #include "rdmabench/topology/topology.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/version.hpp"
 #include "sweep/device_address.hpp"
-
-#ifndef RDMABENCH_RDMA_CORE_VERSION
-#define RDMABENCH_RDMA_CORE_VERSION "unknown"
-#endif
 
 namespace rdmabench::sweep_cli {
 
@@ -108,7 +105,7 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
   c.firmware = read_line(sysfs + "/fw_ver");
   const std::string numa = read_line(sysfs + "/device/numa_node");
   if (!numa.empty() && numa != "-1") c.numa_node = std::stoi(numa);
-  c.rdma_core = RDMABENCH_RDMA_CORE_VERSION;
+  c.rdma_core = kRdmaCoreVersion;  // built against
   c.kernel = kernel_release();
   return c;
 }

@@ -30,6 +30,7 @@ po::options_description sweep_description(SweepOptions& o, RawSweepOptions& raw)
   po::options_description d("rdma_sweep's own options (every rank is given the same)");
   d.add_options()
       ("help,h", po::bool_switch(&o.show_help), "print this help")
+      ("version", po::bool_switch(&o.show_version), "show the version and the rdma-core it was built against")
       ("ib-dev,d", po::value(&raw.device), "the RDMA device of every rank (one rail)")
       ("devices", po::value(&raw.devices),
        "comma-separated: local rank k of each host uses the k-th device; rail k is the k-th device of every host")
@@ -180,7 +181,7 @@ SweepOptions parse_sweep_options(const std::vector<std::string>& args) {
           "passed to every --test as they are (cuda:auto: the GPU nearest each rank's device).\n\n"
        << description;
   o.help_text = help.str();
-  if (o.show_help) return o;
+  if (o.show_help || o.show_version) return o;
   apply_sweep(vm, raw, o);
   check_pair_options(o);
   return o;

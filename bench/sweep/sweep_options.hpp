@@ -45,6 +45,7 @@ struct SweepOptions {
   /// which the sweep adds per rank).
   std::vector<std::string> pair_args;
   bool show_help = false;
+  bool show_version = false;
   std::string help_text;
 };
 

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "rdmabench/compat/fmt_runtime.hpp"
+
 namespace rdmabench {
 
 std::string_view short_spelling(std::string_view option) {
@@ -33,7 +35,7 @@ std::string mismatch_text(const TestParameter<T>& row, const T& server, const T&
                                       ? row.mismatch
                                       : "the server gives {server}, the client {client}; give the "
                                         "same on both sides";
-    return fmt::format(fmt::runtime(form), fmt::arg("server", value_name(server)),
+    return fmt::format(runtime_format(form), fmt::arg("server", value_name(server)),
                        fmt::arg("client", value_name(client)));
   } else {
     return fmt::format("the server gives {}, the client {}; give the same on both sides", server,

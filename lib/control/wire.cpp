@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <bit>
+#include <cstring>
 #include <string_view>
 
 #include "rdmabench/control/test_parameters.hpp"
@@ -19,7 +19,12 @@ class Writer {
   void u16(std::uint16_t v) { put(v, 2); }
   void u32(std::uint32_t v) { put(v, 4); }
   void u64(std::uint64_t v) { put(v, 8); }
-  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  // memcpy, not std::bit_cast: GCC 10 (Debian 11) has no <bit> bit_cast.
+  void f64(double v) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    u64(bits);
+  }
   void optional_f64(const std::optional<double>& v) {
     u8(v.has_value());
     f64(v.value_or(0));
@@ -46,7 +51,12 @@ class Reader {
   std::uint16_t u16() { return static_cast<std::uint16_t>(get(2)); }
   std::uint32_t u32() { return static_cast<std::uint32_t>(get(4)); }
   std::uint64_t u64() { return get(8); }
-  double f64() { return std::bit_cast<double>(u64()); }
+  double f64() {
+    const std::uint64_t bits = u64();
+    double v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
   std::optional<double> optional_f64() {
     const bool present = u8() != 0;
     const double v = f64();

@@ -4,7 +4,7 @@
 // (RoCEv2) and siw0 (iWARP); on a real RDMA host set RXE_DEV/RXE_IP or
 // SIW_DEV/SIW_IP to run the same cases there.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>

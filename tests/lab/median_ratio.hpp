@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 namespace lab {
 

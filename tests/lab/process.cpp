@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <fstream>
 #include <sstream>

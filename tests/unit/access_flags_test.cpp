@@ -2,7 +2,7 @@
 // minimum the operation needs, remote write on an iWARP read sink, and PCIe
 // relaxed ordering on every data buffer but one the CPU polls.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <infiniband/verbs.h>
 

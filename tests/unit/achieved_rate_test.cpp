@@ -1,6 +1,6 @@
 // Achieved against target rates, in the target's unit, with exact numbers.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // The bandwidth window: what part of a counted or -D run is timed, the
 // per-QP shares, the peak, and the arithmetic of -b's two directions.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <vector>
 

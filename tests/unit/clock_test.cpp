@@ -2,7 +2,7 @@
 
 #include "rdmabench/system/clock.hpp"
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <vector>
 
 #include "system/clock_evidence.hpp"
@@ -13,7 +13,7 @@ using rdmabench::ClockEvidence;
 using rdmabench::ClockKind;
 using rdmabench::decide_clock;
 using rdmabench::needs_tsc_cross_check;
-using Catch::Matchers::Contains;
+using Catch::Contains;
 
 namespace {
 

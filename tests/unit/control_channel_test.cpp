@@ -5,7 +5,7 @@
 // Every wait has a short timeout, and elapsed times are bounded generously
 // only to catch hangs, never to measure speed.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -206,7 +206,7 @@ TEST_CASE("control: check_peer sees a live, a closed and an aborting peer", "[co
   SECTION("garbage: aborted, with the reason saying why") {
     REQUIRE(write_raw(a, "GET / HTTP/1.0\r\n\r\n"));
     CHECK(b.check_peer(reason) == PeerState::aborted);
-    CHECK_THAT(reason, Catch::Matchers::Contains("bad magic"));
+    CHECK_THAT(reason, Catch::Contains("bad magic"));
   }
   SECTION("closed") {
     pair.reset();
@@ -244,7 +244,7 @@ TEST_CASE("control: TCP listener and client on loopback", "[control][tcp]") {
   client.barrier(1, kWait);
   const auto client_name = server_side.get();
   // An IPv4 client on the dual-stack listener is named as plain IPv4.
-  CHECK_THAT(client_name, Catch::Matchers::StartsWith("client 127.0.0.1:"));
+  CHECK_THAT(client_name, Catch::StartsWith("client 127.0.0.1:"));
 }
 
 TEST_CASE("control: a second listener on the same port fails, naming the port", "[control][tcp]") {

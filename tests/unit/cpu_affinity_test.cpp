@@ -1,5 +1,5 @@
 // CPU lists in the kernel's format, and where the benchmark thread goes.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <sched.h>
 
 #include "rdmabench/system/cpu_affinity.hpp"

@@ -1,5 +1,5 @@
 // perftest's -F check, on fake sysfs trees.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <unistd.h>
 
 #include <fstream>

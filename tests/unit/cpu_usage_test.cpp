@@ -2,7 +2,7 @@
 // usage between two recorded snapshots against values computed by hand, the
 // refusals, and one live measurement around a busy loop.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <time.h>
 #include <unistd.h>
 

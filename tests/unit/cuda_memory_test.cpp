@@ -4,7 +4,7 @@
 // a NIC accepts, GPUDirect traffic) is checked by tools/gpu-check.
 #include <dlfcn.h>
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <cstdlib>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // The order of GPU memory registration (dma-buf, then peer memory) and what
 // --gdr forces, driven with fake attempts; the real calls run in the lab.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "memory/cuda/gpu_registration.hpp"
 #include "rdmabench/verbs/error.hpp"

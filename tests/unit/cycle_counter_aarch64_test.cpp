@@ -3,7 +3,7 @@
 // qemu-user, which emulates both registers from the host's clock.
 
 #include <algorithm>
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -11,8 +11,8 @@
 
 #include "rdmabench/system/clock.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::StartsWith;
+using Catch::Contains;
+using Catch::StartsWith;
 
 namespace {
 

@@ -2,7 +2,7 @@
 // may be posted while messages wait for their answers and their own
 // completions, and the check of the index an answer carries back.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "loops/echo_window.hpp"
 #include "test_helpers.hpp"

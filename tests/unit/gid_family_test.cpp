@@ -2,7 +2,7 @@
 // picks its GID by the family of the client's address, and a mismatch that
 // remains (e.g. -x on one side) is refused with both GIDs named instead of
 // ending in "retry exceeded".
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "rdmabench/verbs/transport.hpp"
 #include "sample_gids.hpp"

@@ -1,7 +1,7 @@
 // ibv_query_gid_table returns every port's entries at once: the buffer
 // needs room for all of them, or a multi-port device fails the query.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "rdmabench/verbs/device.hpp"
 

@@ -1,6 +1,6 @@
 // Heartbeats: a side that hears nothing for its timeout marks the peer
 // silent; a peer that keeps beating is never silent; receivers skip beats.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <chrono>
 #include <thread>

@@ -2,7 +2,7 @@
 // exact summary of the same samples (percentile_nearest_rank and
 // summarize_latency from stats.cpp).
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <algorithm>
 #include <cmath>

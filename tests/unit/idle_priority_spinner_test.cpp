@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 TEST_CASE("idle spinner: runs at SCHED_IDLE until destroyed", "[spinner]") {
   rdmabench::detail::IdlePrioritySpinner spinner;

@@ -1,7 +1,7 @@
 // How much inline data a QP asks for: perftest's per-test and per-device
 // defaults, -I, and never any from GPU memory.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cstdint>
 #include <optional>

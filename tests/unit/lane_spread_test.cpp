@@ -1,7 +1,7 @@
 // A paced bandwidth run's release shared among the -q queue pairs: in turn,
 // one message at a time, past full queues, never beyond a queue's room.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cstdint>
 #include <vector>

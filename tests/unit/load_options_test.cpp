@@ -2,7 +2,7 @@
 // only, bounded, saying what would be right) and its rows of the parameter
 // table (adopted by the server, carried and bounded by the hello).
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "cli/options.hpp"
 #include "memory/memory_budget.hpp"

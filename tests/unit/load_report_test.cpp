@@ -1,7 +1,7 @@
 // Latency under load (--load-qps): the load's bandwidth over the intervals
 // inside the latency's loop, and the line and object the reporters give it.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 // Whether a run fits this host, decided before connecting.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cstdint>
 #include <filesystem>

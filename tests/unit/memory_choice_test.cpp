@@ -1,5 +1,5 @@
 // --mem text to a MemoryChoice, and what a build without CUDA says.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <sstream>
 
 #include "rdmabench/verbs/error.hpp"

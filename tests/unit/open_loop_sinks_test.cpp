@@ -2,7 +2,7 @@
 // synthetic stamps: which messages count, the response and service times,
 // the late ones, the achieved rate, and the -D window.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "loops/open_loop_sinks.hpp"
 

@@ -3,7 +3,7 @@
 // service times stay those of the fabric (the coordinated-omission
 // case), first on a hand-built schedule, then behind the pacer and a window.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cstdint>
 

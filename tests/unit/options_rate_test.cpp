@@ -3,7 +3,7 @@
 // paced sender for the bandwidth tests (not with -b), on the client;
 // everything else refused with a message naming what would be right.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "cli/options.hpp"
 #include "pair_kinds.hpp"

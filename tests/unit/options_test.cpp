@@ -4,7 +4,7 @@
 
 #include "cli/options.hpp"
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -228,9 +228,9 @@ TEST_CASE("options: --dump-samples belongs to the latency binary", "[options]") 
 TEST_CASE("options: --help and --version stop before validation", "[options]") {
   const auto help = parse_command_line(kBandwidth, {"--help", "-n", "0"});
   CHECK(help.show_help);
-  CHECK_THAT(help.help_text, Catch::Matchers::Contains("Usage: rdma_write_bw") &&
-                                 Catch::Matchers::Contains("--tx-depth") &&
-                                 Catch::Matchers::Contains("default 128"));
+  CHECK_THAT(help.help_text, Catch::Contains("Usage: rdma_write_bw") &&
+                                 Catch::Contains("--tx-depth") &&
+                                 Catch::Contains("default 128"));
   CHECK(parse_command_line(kLatency, {"-h"}).show_help);
   CHECK(parse_command_line(kLatency, {"--version"}).show_version);
 }

@@ -2,7 +2,7 @@
 // fixed-point arithmetic, bursts, and catching up after a stall without a
 // post chain longer than the burst. No real clock is read.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <algorithm>
 #include <cstdint>

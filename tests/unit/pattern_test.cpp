@@ -1,6 +1,6 @@
 // The --validate pattern: it must tell sizes, passes and offsets apart, and
 // a checker must name the first wrong byte.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <vector>
 
 #include "rdmabench/engine/pattern.hpp"

@@ -1,7 +1,7 @@
 // --rate values: every accepted spelling, the refusals and their messages,
 // the conversion to messages per second, and the report's formatting.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // A receive completion finds its queue pair by wr_id, without a search.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <infiniband/verbs.h>
 

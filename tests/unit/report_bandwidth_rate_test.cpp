@@ -2,7 +2,7 @@
 // under the bandwidth row on the console, bandwidth.rate in JSON, both in
 // the unit the rate was given in.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <nlohmann/json.hpp>
 

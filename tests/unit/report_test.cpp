@@ -2,7 +2,7 @@
 // names and puts each figure under its own column; JSON Lines carry every
 // figure and the context; the samples file is one value a line.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -449,10 +449,10 @@ TEST_CASE("report: the header says why inline is what it is, and the PCIe orderi
   c.relaxed_local = true;
   c.relaxed_ordering = "relaxed ordering requested for both buffers";
   const std::string text = console(c, {bandwidth_result()});
-  CHECK_THAT(text, Catch::Matchers::Contains(
+  CHECK_THAT(text, Catch::Contains(
                        " Queue           : 1 QP, tx depth 128 each, max inline 0 bytes (GPU memory "
                        "cannot be inlined)\n"));
-  CHECK_THAT(text, Catch::Matchers::Contains(
+  CHECK_THAT(text, Catch::Contains(
                        " PCIe ordering   : relaxed ordering requested for both buffers\n"));
 
   std::ostringstream out;

@@ -1,7 +1,7 @@
 // Nearest-rank percentiles and the latency summary, against values computed
 // by hand. Nearest rank: the sample at rank ceil(p/100 * N), 1-based.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <cmath>
 #include <limits>

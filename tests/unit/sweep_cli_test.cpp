@@ -3,7 +3,7 @@
 // orders and what --resume skips, rdma_cm ports, and what each test is
 // judged on.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include "cli/options.hpp"
 #include "sweep/endpoint_context.hpp"

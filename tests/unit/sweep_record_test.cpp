@@ -1,7 +1,7 @@
 // results.jsonl's lines (lib/sweep/record.cpp): a record through JSON and
 // back with its empty fields left out, and bad lines named by line and field.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <sstream>
 #include <string>

@@ -3,7 +3,7 @@
 // rank 3 slow in both, 0->1 failed to connect in write_bw; re-tests that
 // confirm rank 3 and clear the 0-1 link) and of a healthy matrix.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <unistd.h>
 
 #include <filesystem>

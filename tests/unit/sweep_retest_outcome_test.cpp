@@ -2,7 +2,7 @@
 // (lib/sweep/retest_outcome.cpp): nodes, links, unattributed pairs and a
 // slow fabric, on hand-made suspects and re-test pairs.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <string>
 #include <vector>

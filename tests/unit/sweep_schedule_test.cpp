@@ -1,7 +1,7 @@
 // Sweep schedules (lib/sweep): every pattern's shape, rails side by side,
 // same-host pairs left out on request, and the seeded bisection.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <map>
 #include <set>

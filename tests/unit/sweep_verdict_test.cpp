@@ -2,7 +2,7 @@
 // node, one bad link, a uniformly slow fabric, failed pairs with a cause,
 // latency (lower is better), and the re-test plan.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <algorithm>
 #include <cmath>

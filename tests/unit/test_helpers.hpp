@@ -2,7 +2,7 @@
 // Shared by the unit tests: a matcher that checks an exception's type (via
 // REQUIRE_THROWS_MATCHES) and a substring of its what() in one assertion.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <exception>
 #include <string>

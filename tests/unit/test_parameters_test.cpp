@@ -1,7 +1,7 @@
 // The table of test parameters: one definition drives the wire, the
 // conflict check, the server's adoption, the range rules and the options.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <fmt/format.h>
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The topology from recorded sysfs trees (tests/data/topology, written by
 // make-fixtures there): devices, GPUs, PCIe paths, and the nvidia-smi
 // relationship of each GPU-NIC pair.
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <sstream>
 

@@ -1,7 +1,7 @@
 // Fabric classification and GID choice on recorded port attributes: GID
 // tables as rxe, mlx5 (RoCE), an InfiniBand HCA and siw (iWARP) report them.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 
 #include <optional>
 #include <string>
@@ -139,7 +139,7 @@ TEST_CASE("transport: InfiniBand uses GID index 0", "[transport]") {
     CHECK(t.kind == TransportKind::infiniband);
     CHECK(t.gid.index == 0);
     CHECK(t.gid.gid == kIbGid);
-    CHECK_THAT(t.gid_reason, Catch::Matchers::Contains("InfiniBand"));
+    CHECK_THAT(t.gid_reason, Catch::Contains("InfiniBand"));
     CHECK_FALSE(t.requires_rdma_cm);
   }
 }
@@ -150,7 +150,7 @@ TEST_CASE("transport: iWARP requires rdma_cm", "[transport]") {
   CHECK(t.kind == TransportKind::iwarp);
   CHECK(t.requires_rdma_cm);
   CHECK(t.gid.index == 0);
-  CHECK_THAT(t.gid_reason, Catch::Matchers::Contains("iWARP"));
+  CHECK_THAT(t.gid_reason, Catch::Contains("iWARP"));
 }
 
 TEST_CASE("transport: -x picks that entry, and the entry's type decides RoCE v1 or v2",

@@ -5,7 +5,7 @@
 
 #include "system/watchdog.hpp"
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <cstdint>
 #include <optional>
 

@@ -5,7 +5,7 @@
 // Malformed frames are built with a local writer, independent of
 // wire::encode, so that a bug in the encoder cannot hide one in the decoder.
 
-#include <catch2/catch.hpp>
+#include "catch2_compat.hpp"
 #include <fmt/format.h>
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include "memory/cuda/gpu_context.hpp"
 #include "memory/cuda/gpu_registration.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/version.hpp"
 
 namespace rdmabench::cuda {
 
@@ -28,6 +29,12 @@ CUdeviceptr device_pointer(const Buffer& buffer) { return reinterpret_cast<CUdev
 /// region starts `offset` bytes in and keeps the device address as its iova,
 /// so that the peer addresses it as it would through peer memory.
 Attempt register_dmabuf(const GpuContext& gpu, ibv_pd* pd, const Buffer& buffer, int access) {
+#ifndef RDMABENCH_HAVE_IBV_REG_DMABUF_MR
+  (void)gpu, (void)pd, (void)buffer, (void)access;
+  return {{}, fmt::format("this build's rdma-core {} has no ibv_reg_dmabuf_mr (rdma-core 34 or later has); "
+                          "rebuild against a newer rdma-core for dma-buf registration",
+                          kRdmaCoreVersion)};
+#else
   const auto get_handle = gpu.api().mem_get_handle_for_address_range;
   if (!get_handle) return {{}, "the CUDA driver has no cuMemGetHandleForAddressRange (older than CUDA 11.7)"};
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
@@ -45,6 +52,7 @@ Attempt register_dmabuf(const GpuContext& gpu, ibv_pd* pd, const Buffer& buffer,
   ::close(fd);  // the region holds its own reference to the dma-buf
   if (!mr) return {{}, fmt::format("ibv_reg_dmabuf_mr failed: {}", std::strerror(error))};
   return {std::move(mr), {}};
+#endif
 }
 
 /// Peer memory: the NIC driver asks nvidia-peermem to pin the pages behind

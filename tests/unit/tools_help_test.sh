@@ -4,6 +4,10 @@
 # package managers, build tools, downloaders, emulators and launchers are
 # stand-ins that record being called and fail. Any call, a non-zero exit,
 # or no usage text fails the tool.
+# Every tool under tools/ and .ci/ answers --version with
+#   TOOL (rdmabench) X.Y.Z
+#   ... rdma-core ...
+# (TOOL: its file name), as the binaries do, exit 0, under the same stand-ins.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd -P)
 stubs=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-help.XXXXXX")
@@ -37,5 +41,27 @@ for tool in "${tools[@]}"; do
     fi
   done
 done
-[ "$failed" = 0 ] && echo "ok: ${#tools[@]} tools answer -h and --help with their usage, exit 0, nothing installed or built"
+
+versioned=0
+for tool in "${tools[@]}"; do
+  case "$tool" in "$repo"/tools/*|"$repo"/.ci/*) ;; *) continue ;; esac
+  rm -f "$stubs/called"
+  out=$(cd "$stubs" && PATH="$stubs:$PATH" timeout 60 "$tool" --version 2>&1)
+  rc=$?
+  what="${tool#"$repo"/} --version"
+  name=$(basename "$tool")
+  if [ -e "$stubs/called" ]; then
+    echo "FAIL: $what called $(tr '\n' ';' < "$stubs/called")"; failed=1
+  elif [ "$rc" != 0 ]; then
+    echo "FAIL: $what exited $rc: $(head -3 <<< "$out")"; failed=1
+  elif ! [[ $(sed -n 1p <<< "$out") =~ ^"$name"\ \(rdmabench\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    echo "FAIL: $what: first line is not '$name (rdmabench) X.Y.Z': $(sed -n 1p <<< "$out")"; failed=1
+  elif ! sed -n 2p <<< "$out" | grep -q 'rdma-core'; then
+    echo "FAIL: $what: second line names no rdma-core: $(sed -n 2p <<< "$out")"; failed=1
+  else
+    versioned=$((versioned + 1))
+  fi
+done
+[ "$versioned" -gt 10 ] || [ "$failed" != 0 ] || { echo "FAIL: only $versioned tools checked for --version"; failed=1; }
+[ "$failed" = 0 ] && echo "ok: ${#tools[@]} tools answer -h and --help with their usage, $versioned --version with theirs, exit 0, nothing installed or built"
 exit "$failed"

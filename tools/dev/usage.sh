@@ -1,5 +1,7 @@
+# shellcheck shell=bash
 # Sourced first by the dev scripts, with their arguments: -h or --help
-# prints the script's header comment and exits 0 before it does anything.
-case "${1:-}" in
-  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[1]}"; exit 0 ;;
-esac
+# prints the script's header comment, --version the version and the
+# rdma-core; either exits 0 before the script does anything. The logic is
+# tools/rdmabench_tools/usage.sh, shared with the user tools.
+# shellcheck source=../rdmabench_tools/usage.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../rdmabench_tools/usage.sh" "$@"

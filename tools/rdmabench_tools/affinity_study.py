@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 
-from . import lab, pair, paths
+from . import lab, pair, paths, version
 
 PROG = "gdr-affinity-study"
 PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
@@ -336,6 +336,7 @@ def default_out():
 
 def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    version.add_argument(p)
     p.add_argument("-d", "--device", help="RDMA device (default: the lab's rxe0, else the first)")
     p.add_argument("--address", help="IPv4 address of the device's netdev (default: found from rdma_topo and ip)")
     p.add_argument("--gpus", type=lambda t: {int(x) for x in t.split(",")}, help="GPU indices (rdma_topo's; default all)")

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 
-from . import lab, pair, paths
+from . import lab, pair, paths, version
 
 MIB = 1048576 / 1e6
 BINARIES = [f"rdma_{op}_{kind}" for op in ("write", "read", "send") for kind in ("lat", "bw")]
@@ -282,6 +282,7 @@ def markdown_table(results):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    version.add_argument(p)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--devices", help="DEV:IP,... (default: rxe0 and siw0 of the lab)")
     p.add_argument("--lat-iters", type=int, default=5000)

@@ -13,6 +13,7 @@ Usage: tools/gpu-check [--no-build] [--standin] [MEM]
   --standin  run against the test stand-in driver (host memory, NOT a
              GPU, which the CPU cannot touch once registered, as a GPU's):
              checks this script and the plug-in on any machine
+  --version  print the version and the rdma-core it was built against
 Exit: 0 all passed; 1 a check failed; 77 no CUDA driver or GPU here.
 Env: RDMABENCH_BUILD (default build/), RDMABENCH_CUDA_DRIVER (the driver)."""
 import os

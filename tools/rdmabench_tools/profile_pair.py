@@ -6,6 +6,7 @@ kernel threads (siw_tx/N) and softirqs, so a per-process profile alone
 would miss it.
 
 Usage: tools/dev/profile-pair BINARY DEVICE ADDRESS [OPTIONS...]
+       tools/dev/profile-pair --version  (the version and the rdma-core it was built against)
   BINARY   rdma_write_bw ... (ours, from the build) or ib_write_bw ...
            (perftest, from PATH; give it -R on iWARP and -x N on RoCE)
   e.g. tools/dev/profile-pair rdma_read_lat siw0 10.0.3.15 -s 2 -n 10000

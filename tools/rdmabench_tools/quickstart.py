@@ -15,6 +15,7 @@ Usage: tools/quickstart [--lab] [--dry-run]
   --dry-run  print the groups and packages it would install (the missing
              ones marked) and whether it would use a device or the lab;
              install, build and run nothing
+  --version  print the version and the rdma-core it was built against
 
 Environment: RDMABENCH_QUICKSTART_DEVICE replaces the search for an active
 RDMA device (for tests): "none" behaves as if there were none, DEV:ADDRESS

@@ -3,6 +3,7 @@ one RDMA device (the client connects to ADDRESS, an IP of that device's
 network interface), and print the client's report. Both must exit 0.
 
 Usage: tools/run-pair BINARY DEVICE ADDRESS [OPTIONS...]
+       tools/run-pair --version  (the version and the rdma-core it was built against)
   e.g. tools/run-pair rdma_write_lat rxe0 10.0.2.15 -n 5000
 
 OPTIONS go to both sides (use the same on both, as with perftest).

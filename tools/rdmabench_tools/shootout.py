@@ -42,7 +42,7 @@ import sys
 import time
 
 from . import lab as lab_helper
-from . import pair, paths
+from . import pair, paths, version
 from .devices import command_output, ipv4_of, netdev_of, read_text
 
 PROG = "transport-shootout"
@@ -434,6 +434,7 @@ def measure(args, out, lab):
 
 def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    version.add_argument(p)
     p.add_argument("--out", help="output folder (default: ./shootout-YYYYmmdd-HHMMSS)")
     p.add_argument("--quick", action="store_true", help="short plan: about a minute in the lab")
     p.add_argument("--devices", help="DEV[:ADDR],... (default: every RDMA device found)")

@@ -20,6 +20,8 @@ import os
 import sys
 import tempfile
 
+from . import version
+
 FAILED = "FAILED"
 ANNOTATE_UP_TO = 16
 
@@ -124,6 +126,7 @@ def draw(plt, csv_path, png_path):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="sweep-heatmaps", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    version.add_argument(p)
     p.add_argument("dir", help="the rdma_sweep output folder holding <test>-<figure>.csv")
     a = p.parse_args(argv)
     if not os.path.isdir(a.dir):

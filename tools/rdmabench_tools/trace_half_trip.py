@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from . import lab, pair, paths
+from . import lab, pair, paths, version
 
 TRACEFS = "/sys/kernel/tracing"
 
@@ -184,6 +184,7 @@ def reset_tracing():
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    version.add_argument(p)
     p.add_argument("--device", default=os.environ.get("SIW_DEV", "siw0"),
                    help="a soft device, siw or rxe (default siw0)")
     p.add_argument("--address", help="its IP address (default: the lab's, SIW_IP or RXE_IP)")

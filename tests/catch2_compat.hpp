@@ -16,6 +16,7 @@ inline auto Contains(const std::string& text, CaseSensitive sensitivity = CaseSe
   return Matchers::ContainsSubstring(text, sensitivity);
 }
 using Matchers::EndsWith;
+using Matchers::MatcherBase;
 using Matchers::Matches;
 using Matchers::StartsWith;
 }  // namespace Catch

@@ -4,7 +4,9 @@
 if(NOT CPACK_RDMABENCH_OBJCOPY)
   message(FATAL_ERROR "StripDebugInfo: no objcopy (CMAKE_OBJCOPY is empty)")
 endif()
-file(GLOB_RECURSE staged LIST_DIRECTORIES false "${CPACK_TEMPORARY_INSTALL_DIRECTORY}/*/bin/*")
+# <staging>/usr/bin/, or with one package per component <staging>/<component>/usr/bin/.
+file(GLOB_RECURSE staged LIST_DIRECTORIES false "${CPACK_TEMPORARY_INSTALL_DIRECTORY}/*")
+list(FILTER staged INCLUDE REGEX "/bin/[^/]+$")
 if(NOT staged)
   message(FATAL_ERROR "StripDebugInfo: no bin/ files under ${CPACK_TEMPORARY_INSTALL_DIRECTORY}")
 endif()

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # install_test.sh - the suite installs and runs from where it is installed,
-# both ways a user gets it: `cmake --install --prefix` and the .deb from
-# `cpack -G DEB` unpacked with `dpkg -x`. From each root, outside the source
-# tree: the binaries are there (and no test-only one), none carries an
-# RPATH/RUNPATH, `rdma_write_bw --help` prints its help, `rdma_topo --json`
-# prints valid JSON, and the docs are there. The .deb's Depends names
-# libibverbs1 and librdmacm1 (and, with dpkg-shlibdeps, libc6 and
-# libstdc++6), its file name is Debian's, its section is net, and its
-# binaries name neither the source nor the build tree.
+# every way a user or a cluster admin gets it: `cmake --install --prefix`,
+# the two .debs from `cpack -G DEB` (unpacked with `dpkg -x`) and the two
+# .rpms from `cpack -G RPM` (unpacked with rpm2cpio; where rpmbuild is
+# present). From each root, outside the source tree:
+#   - every program in bin/ (binaries and rdmabench-<tool> links) answers
+#     --help and --version (first line "NAME (rdmabench) VERSION", then the
+#     rdma-core it was built against), and `man -l` renders its man page;
+#   - no test-only or development program is installed (unit_tests, the
+#     lab, install-deps, ...), no binary has an RPATH/RUNPATH;
+#   - rdma_topo --json prints valid JSON; the docs, the licence and the bash
+#     completion are there.
+# Packages: rdmabench (the node package) and rdmabench-sweep (rdma_sweep,
+# when it was built); the node package's dependencies name no MPI library
+# (nor UCX, libfabric, PMIx, hwloc); rdmabench-sweep depends on rdmabench;
+# each names libibverbs; file names are the distributions' own; packaged
+# binaries name neither the source nor the build tree; the .debs carry
+# Debian's copyright file.
 #
 # Usage: install_test.sh CMAKE CPACK BUILD_DIR SOURCE_DIR SHLIBDEPS(ON|OFF)
 #
@@ -15,19 +24,29 @@
 # failed check and exits 1 if there was one.
 #
 # RDMABENCH_TEST_EMULATOR, when set, is the command line that runs the
-# installed binaries (a cross build's qemu-user, from tests/CMakeLists.txt).
+# installed binaries (a cross build's qemu-user, from tests/CMakeLists.txt);
+# a cross build has no man pages or completion, and checks none.
 set -uo pipefail
 
 [ $# -eq 5 ] || { echo "usage: $0 CMAKE CPACK BUILD_DIR SOURCE_DIR SHLIBDEPS" >&2; exit 2; }
 cmake=$1 cpack=$2 build=$3 source=$4 shlibdeps=$5
 
-# What must be installed, and what must not (test and investigation builds).
-installed=(rdma_write_bw rdma_write_lat rdma_read_bw rdma_read_lat
-           rdma_send_bw rdma_send_lat rdma_atomic_bw rdma_atomic_lat
-           rdma_topo rdma_devices tcp_baseline)
-not_installed=(unit_tests lab_tests gpu_check bare_send_lat libcuda-standin.so)
+# What must be installed, and what must not (test, lab and development).
+node_programs=(rdma_write_bw rdma_write_lat rdma_read_bw rdma_read_lat
+               rdma_send_bw rdma_send_lat rdma_atomic_bw rdma_atomic_lat
+               rdma_topo rdma_devices tcp_baseline
+               rdmabench-transport-shootout rdmabench-gdr-affinity-study
+               rdmabench-compare-perftest rdmabench-run-pair)
+sweep_programs=()
+[ -x "$build/bench/rdma_sweep" ] && sweep_programs=(rdma_sweep rdmabench-sweep-heatmaps)
+not_installed=(unit_tests lab_tests gpu_check bare_send_lat libcuda-standin.so
+               rdmabench-rdma-lab rdma-lab rdmabench-install-deps install-deps run-tests quickstart)
+mpi_pattern='mpi|pmix|ucx|fabric|hwloc'
 
 read -ra emulator <<<"${RDMABENCH_TEST_EMULATOR:-}"
+with_man=1
+[ -n "${RDMABENCH_TEST_EMULATOR:-}" ] && with_man=0
+version=$(sed -n 's/^project(rdmabench VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")
 
 failures=()
 fail() { failures+=("$*"); echo "FAIL: $*" >&2; }
@@ -40,92 +59,178 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 mkdir -p work
 
-# Check one installed tree: PREFIX holds bin/ and share/. LABEL names it.
+# One program of PREFIX/bin: --help, --version and its man page.
+check_program() {
+  local label=$1 prefix=$2 name=$3 out rc page
+  out=$(cd work && "${emulator[@]}" "$prefix/bin/$name" --help 2>&1); rc=$?
+  if [ "$rc" -ne 0 ] || [ "$(wc -l <<<"$out")" -lt 3 ]; then
+    fail "$label: bin/$name --help exited $rc with: $(head -c 1000 <<<"$out")"
+  fi
+  out=$(cd work && "${emulator[@]}" "$prefix/bin/$name" --version 2>&1); rc=$?
+  if [ "$rc" -ne 0 ] || ! head -n 1 <<<"$out" | grep -qxF "$name (rdmabench) $version" ||
+     ! grep -q 'rdma-core' <<<"$out"; then
+    fail "$label: bin/$name --version exited $rc, not '$name (rdmabench) $version' and its rdma-core: $out"
+  fi
+  [ "$with_man" = 1 ] || return 0
+  page=$prefix/share/man/man1/$name.1
+  if [ ! -f "$page" ]; then
+    fail "$label: no man page share/man/man1/$name.1"
+  else
+    out=$(MANPAGER=cat MANWIDTH=80 man -l "$page" 2>&1); rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q "^NAME" <<<"$out" || ! grep -q -- "--version" <<<"$out"; then
+      fail "$label: man -l share/man/man1/$name.1 exited $rc or shows no NAME and options: $(head -c 600 <<<"$out")"
+    fi
+  fi
+  [ -f "$prefix/share/bash-completion/completions/$name" ] || [[ $name == rdmabench-* ]] ||
+    fail "$label: no bash completion share/bash-completion/completions/$name"
+}
+
+# Check one installed tree: PREFIX holds bin/ and share/. LABEL names it;
+# the rest are the programs it must hold.
 check_root() {
   local label=$1 prefix=$2 name out rc
-  for name in "${installed[@]}"; do
-    [ -x "$prefix/bin/$name" ] || fail "$label: bin/$name is not installed"
+  shift 2
+  for name in "$@"; do
+    if [ ! -x "$prefix/bin/$name" ]; then
+      fail "$label: bin/$name is not installed"
+      continue
+    fi
+    check_program "$label" "$prefix" "$name"
+    if [ ! -L "$prefix/bin/$name" ] && readelf -d "$prefix/bin/$name" 2>/dev/null | grep -qE '\((RPATH|RUNPATH)\)'; then
+      fail "$label: bin/$name has an RPATH/RUNPATH"
+    fi
   done
   for name in "${not_installed[@]}"; do
     if [ -n "$(find "$prefix" -name "$name" -print -quit)" ]; then
-      fail "$label: $name is installed (it is test-only)"
+      fail "$label: $name is installed (it is for tests or development)"
     fi
   done
-  for name in "${installed[@]}"; do
-    [ -x "$prefix/bin/$name" ] || continue
-    if readelf -d "$prefix/bin/$name" | grep -qE '\((RPATH|RUNPATH)\)'; then
-      fail "$label: bin/$name has an RPATH/RUNPATH: $(readelf -d "$prefix/bin/$name" | grep -E 'R(UN)?PATH')"
-    fi
+  for name in README.md LICENSE LICENSES/BSD-2-Clause.txt LICENSES/GPL-2.0.txt; do
+    [ -f "$prefix/share/doc/rdmabench/$name" ] || fail "$label: share/doc/rdmabench/$name is not installed"
   done
-  [ -f "$prefix/share/doc/rdmabench/README.md" ] || fail "$label: share/doc/rdmabench/README.md is not installed"
-
-  out=$(cd work && "${emulator[@]}" "$prefix/bin/rdma_write_bw" --help 2>&1); rc=$?
-  if [ "$rc" -ne 0 ]; then
-    fail "$label: bin/rdma_write_bw --help exited $rc: $(head -c 2000 <<<"$out")"
-  elif ! grep -q -- '--ib-dev' <<<"$out"; then
-    fail "$label: bin/rdma_write_bw --help printed no help (no --ib-dev in it): $(head -c 2000 <<<"$out")"
-  else
-    ok "$label: bin/rdma_write_bw --help"
-  fi
-
   out=$(cd work && "${emulator[@]}" "$prefix/bin/rdma_topo" --json 2>"$tmp/topo.err"); rc=$?
   if [ "$rc" -ne 0 ]; then
     fail "$label: bin/rdma_topo --json exited $rc: $(head -c 2000 "$tmp/topo.err")"
   elif ! python3 -c 'import json,sys; json.load(sys.stdin)' <<<"$out" 2>"$tmp/json.err"; then
-    fail "$label: bin/rdma_topo --json printed no valid JSON ($(tail -n 1 "$tmp/json.err")): $(head -c 2000 <<<"$out")"
-  else
-    ok "$label: bin/rdma_topo --json"
+    fail "$label: bin/rdma_topo --json printed no valid JSON ($(tail -n 1 "$tmp/json.err"))"
   fi
+  ok "$label: $# programs checked"
 }
 
-# (a) cmake --install into a prefix.
+# Packaged binaries lose their debug information, which is where the source
+# and build paths would be.
+check_no_tree_paths() {
+  local label=$1 root=$2 file path
+  for file in "$root"/usr/bin/*; do
+    [ -L "$file" ] && continue
+    for path in "$source" "$build"; do
+      grep -qaF -- "$path" "$file" && fail "$label: ${file#"$root"/} names $path"
+    done
+  done
+}
+
+# (a) cmake --install into a prefix: both components.
 if "$cmake" --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1; then
   ok "cmake --install --prefix"
-  check_root "cmake --install" "$tmp/prefix"
+  check_root "cmake --install" "$tmp/prefix" "${node_programs[@]}" "${sweep_programs[@]}"
 else
   fail "cmake --install $build --prefix $tmp/prefix failed: $(tail -n 20 "$tmp/install.log")"
 fi
 
-# (b) the .deb, built into the temporary folder (-B: cpack's staging folder
-# _CPack_Packages goes there too, not into the build tree), then unpacked.
-if "$cpack" -G DEB -B "$tmp/pkg" --config "$build/CPackConfig.cmake" >"$tmp/cpack.log" 2>&1; then
-  debs=("$tmp"/pkg/*.deb)
-  if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
-    fail "cpack -G DEB made ${#debs[@]} .deb files, not one: $(ls "$tmp/pkg")"
-  else
-    deb=${debs[0]}
-    ok "cpack -G DEB: $(basename "$deb")"
+# (b) the .debs, built into the temporary folder (-B: cpack's staging folder
+# _CPack_Packages goes there too, not into the build tree), then unpacked:
+# the node package alone first (it must work without rdmabench-sweep), then
+# both.
+expected_packages=1
+[ ${#sweep_programs[@]} -gt 0 ] && expected_packages=2
+if "$cpack" -G DEB -B "$tmp/deb" --config "$build/CPackConfig.cmake" >"$tmp/cpack-deb.log" 2>&1; then
+  debs=("$tmp"/deb/*.deb)
+  [ ${#debs[@]} -eq "$expected_packages" ] ||
+    fail "cpack -G DEB made ${#debs[@]} .deb files, not $expected_packages: $(ls "$tmp/deb")"
+  for deb in "${debs[@]}"; do
+    [ -f "$deb" ] || continue
     field() { dpkg-deb -f "$deb" "$1"; }
-    expected="$(field Package)_$(field Version)_$(field Architecture).deb"
+    package=$(field Package)
+    expected="${package}_$(field Version)_$(field Architecture).deb"
     [ "$(basename "$deb")" = "$expected" ] || fail ".deb is named $(basename "$deb"), not $expected"
-    [ "$(field Package)" = rdmabench ] || fail ".deb Package is '$(field Package)', not rdmabench"
-    [ "$(field Section)" = net ] || fail ".deb Section is '$(field Section)', not net"
-    [ -n "$(field Maintainer)" ] || fail ".deb has no Maintainer"
+    [ "$(field Section)" = net ] || fail "$package.deb Section is '$(field Section)', not net"
+    [ -n "$(field Maintainer)" ] || fail "$package.deb has no Maintainer"
     depends=$(field Depends)
-    wanted=(libibverbs1 librdmacm1)
-    [ "$shlibdeps" = ON ] && wanted+=(libc6 libstdc++6)
-    for package in "${wanted[@]}"; do
-      grep -qE "(^|, )${package//+/\\+}( |,|$)" <<<"$depends" ||
-        fail ".deb Depends does not name $package: $depends"
+    contents=$(dpkg-deb -c "$deb")  # whole: grep -q would stop reading it early
+    grep -q "/usr/share/doc/$package/copyright$" <<<"$contents" ||
+      fail "$package.deb has no /usr/share/doc/$package/copyright"
+    case "$package" in
+      rdmabench)
+        wanted=(libibverbs1 librdmacm1 python3)
+        [ "$shlibdeps" = ON ] && wanted+=(libc6 libstdc++6)
+        grep -qiE "$mpi_pattern" <<<"$depends" && fail "rdmabench.deb Depends names MPI: $depends"
+        node_deb=$deb ;;
+      rdmabench-sweep)
+        wanted=(rdmabench)
+        [ "$shlibdeps" = ON ] && wanted+=(libibverbs1)
+        sweep_deb=$deb ;;
+      *) fail "cpack -G DEB made an unexpected package $package"; wanted=() ;;
+    esac
+    for dependency in "${wanted[@]}"; do
+      grep -qE "(^|, )${dependency//+/\\+}( |,|$)" <<<"$depends" ||
+        fail "$package.deb Depends does not name $dependency: $depends"
     done
-    ok ".deb Depends: $depends"
-    if dpkg -x "$deb" "$tmp/root" 2>"$tmp/dpkg.err"; then
-      check_root "dpkg -x" "$tmp/root/usr"
-      # The .deb's binaries are built without debug information, which is
-      # where the source and build paths would be.
-      for file in "$tmp"/root/usr/bin/*; do
-        for path in "$source" "$build"; do
-          if grep -qaF -- "$path" "$file"; then
-            fail "dpkg -x: ${file#"$tmp"/root/} names $path"
-          fi
-        done
-      done
-    else
-      fail "dpkg -x $deb failed: $(cat "$tmp/dpkg.err")"
-    fi
+    ok "$package.deb Depends: $depends"
+  done
+  if [ -n "${node_deb:-}" ] && dpkg -x "$node_deb" "$tmp/deb-node" 2>"$tmp/dpkg.err"; then
+    check_root "dpkg -x rdmabench" "$tmp/deb-node/usr" "${node_programs[@]}"
+    check_no_tree_paths "dpkg -x rdmabench" "$tmp/deb-node"
+    [ -e "$tmp/deb-node/usr/bin/rdma_sweep" ] && fail "rdmabench.deb holds rdma_sweep (rdmabench-sweep's)"
+  else
+    fail "dpkg -x of the node .deb failed: $(cat "$tmp/dpkg.err" 2>/dev/null)"
+  fi
+  if [ -n "${sweep_deb:-}" ]; then
+    dpkg -x "$node_deb" "$tmp/deb-all" && dpkg -x "$sweep_deb" "$tmp/deb-all" &&
+      check_root "dpkg -x both" "$tmp/deb-all/usr" "${sweep_programs[@]}"
+    check_no_tree_paths "dpkg -x rdmabench-sweep" "$tmp/deb-all"
   fi
 else
-  fail "cpack -G DEB --config $build/CPackConfig.cmake failed: $(tail -n 20 "$tmp/cpack.log")"
+  fail "cpack -G DEB --config $build/CPackConfig.cmake failed: $(tail -n 20 "$tmp/cpack-deb.log")"
+fi
+
+# (c) the .rpms, where rpmbuild is (Debian's rpm package has it).
+if ! command -v rpmbuild >/dev/null || ! command -v rpm2cpio >/dev/null; then
+  echo "note: no rpmbuild/rpm2cpio here (tools/install-deps package installs them): the .rpm checks are skipped"
+elif "$cpack" -G RPM -B "$tmp/rpm" --config "$build/CPackConfig.cmake" >"$tmp/cpack-rpm.log" 2>&1; then
+  mapfile -t rpms < <(find "$tmp/rpm" -maxdepth 1 -name '*.rpm' | sort)
+  [ ${#rpms[@]} -eq "$expected_packages" ] ||
+    fail "cpack -G RPM made ${#rpms[@]} .rpm files, not $expected_packages: $(ls "$tmp/rpm")"
+  mkdir -p "$tmp/rpm-all"
+  for rpm_file in "${rpms[@]}"; do
+    name=$(rpm -qp --qf '%{NAME}' "$rpm_file" 2>/dev/null)
+    expected="$(rpm -qp --qf '%{NAME}-%{VERSION}-%{RELEASE}.%{ARCH}' "$rpm_file" 2>/dev/null).rpm"
+    [ "$(basename "$rpm_file")" = "$expected" ] || fail ".rpm is named $(basename "$rpm_file"), not $expected"
+    [ "$(rpm -qp --qf '%{LICENSE}' "$rpm_file" 2>/dev/null)" = "BSD-2-Clause OR GPL-2.0-only" ] ||
+      fail "$name.rpm License is '$(rpm -qp --qf '%{LICENSE}' "$rpm_file" 2>/dev/null)'"
+    requires=$(rpm -qpR "$rpm_file" 2>/dev/null | tr '\n' ' ')
+    files=$(rpm -qpl "$rpm_file" 2>/dev/null)
+    case "$name" in
+      rdmabench)
+        grep -qiE "$mpi_pattern" <<<"$requires" && fail "rdmabench.rpm requires MPI: $requires"
+        grep -q 'libibverbs' <<<"$requires" || fail "rdmabench.rpm does not require libibverbs: $requires"
+        grep -qx '/usr/bin/rdma_write_bw' <<<"$files" || fail "rdmabench.rpm has no /usr/bin/rdma_write_bw"
+        grep -qx '/usr/bin/rdma_sweep' <<<"$files" && fail "rdmabench.rpm holds rdma_sweep" ;;
+      rdmabench-sweep)
+        grep -qE '(^| )rdmabench = ' <<<"$requires" || fail "rdmabench-sweep.rpm does not require rdmabench: $requires"
+        grep -qx '/usr/bin/rdma_sweep' <<<"$files" || fail "rdmabench-sweep.rpm has no /usr/bin/rdma_sweep" ;;
+      *) fail "cpack -G RPM made an unexpected package '$name'" ;;
+    esac
+    # Folders that the distribution's filesystem package owns.
+    for owned in /usr /usr/bin /usr/share /usr/share/man /usr/share/man/man1 /usr/share/doc; do
+      grep -qx "$owned" <<<"$files" && fail "$name.rpm claims $owned"
+    done
+    ok "$name.rpm Requires: $requires"
+    (cd "$tmp/rpm-all" && rpm2cpio "$rpm_file" | cpio -idm --quiet) || fail "rpm2cpio $rpm_file failed"
+  done
+  check_root "rpm2cpio" "$tmp/rpm-all/usr" "${node_programs[@]}" "${sweep_programs[@]}"
+  check_no_tree_paths "rpm2cpio" "$tmp/rpm-all"
+else
+  fail "cpack -G RPM --config $build/CPackConfig.cmake failed: $(tail -n 20 "$tmp/cpack-rpm.log")"
 fi
 
 # Nothing may have been written into the source tree.

@@ -59,7 +59,12 @@ def rerun_self(prog, why, args=None, dirs=(), limit=900):
     """Re-runs the running entry point (its real path, by its own #! line:
     the guest shares the host's /usr, not a private Python) with `args`
     (default: this command line's) inside the lab, after saying `why`; its
-    exit status."""
+    exit status. The packages do not ship the lab: installed, this says so."""
+    if not os.path.exists(paths.tool("rdma-lab")):
+        print(f"{prog}: {why}, and the soft-RDMA lab is not installed (it comes with a source tree, "
+              "tools/rdma-lab); run on a machine with an RDMA device, or from a clone of rdmabench",
+              file=sys.stderr, flush=True)
+        return 1
     print(f"{prog}: {why}; running inside the soft-RDMA lab (tools/rdma-lab: rxe0 RoCEv2, siw0 iWARP)",
           file=sys.stderr, flush=True)
     entry = os.path.realpath(sys.argv[0])

@@ -13,18 +13,10 @@ namespace rdmabench::sweep_cli {
 
 namespace {
 
-/// tools/sweep-heatmaps: $RDMABENCH_SWEEP_HEATMAPS, else beside this binary
-/// as rdmabench-sweep-heatmaps (installed, or the build tree's link).
-std::string find_heatmap_tool() {
-  if (const char* given = std::getenv("RDMABENCH_SWEEP_HEATMAPS")) return given;
+std::string this_binary() {
   char self[4096] = {};
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    const auto beside = std::filesystem::path(std::string(self, static_cast<std::size_t>(n))).parent_path() /
-                        "rdmabench-sweep-heatmaps";
-    if (::access(beside.c_str(), X_OK) == 0) return beside;
-  }
-  return {};
+  return n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string();
 }
 
 std::string shell_quoted(const std::string& text) {
@@ -35,7 +27,7 @@ std::string shell_quoted(const std::string& text) {
 
 /// PNGs beside the CSVs; a missing tool or matplotlib is said, not fatal.
 void draw_heatmaps(const std::string& dir) {
-  const std::string tool = find_heatmap_tool();
+  const std::string tool = find_heatmap_tool(this_binary());
   if (tool.empty()) {
     std::cerr << "rdma_sweep: heatmap PNGs not drawn: tools/sweep-heatmaps not found (install rdmabench's tools, "
                  "or set RDMABENCH_SWEEP_HEATMAPS); report.html still shows the matrices\n";
@@ -48,6 +40,13 @@ void draw_heatmaps(const std::string& dir) {
 }
 
 }  // namespace
+
+std::string find_heatmap_tool(const std::filesystem::path& self) {
+  if (const char* given = std::getenv("RDMABENCH_SWEEP_HEATMAPS")) return given;
+  if (self.empty()) return {};
+  const auto beside = self.parent_path() / "rdmabench-sweep-heatmaps";
+  return ::access(beside.c_str(), X_OK) == 0 ? beside.string() : std::string();
+}
 
 bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
                         std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes,

@@ -15,6 +15,12 @@ namespace rdmabench::sweep_cli {
 /// sweep is incomplete). With `with_heatmaps`, tools/sweep-heatmaps draws
 /// the PNGs too (seconds; a partial report written as the job is being
 /// ended goes without). Returns true when any pair or suspect failed.
+/// tools/sweep-heatmaps for the rdma_sweep binary at `self`:
+/// $RDMABENCH_SWEEP_HEATMAPS, else rdmabench-sweep-heatmaps beside it
+/// (installed, or the build tree's link into the source tree); empty when
+/// neither is there.
+std::string find_heatmap_tool(const std::filesystem::path& self);
+
 bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
                         std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes,
                         bool with_heatmaps);

@@ -4,6 +4,12 @@
 # Installed once per command name, as bash-completion loads a command's
 # completion by its name from share/bash-completion/completions/. Off in a
 # cross build (the target's binaries do not run here).
+if(RDMABENCH_SANITIZE)
+  # Not packaged (the install test skips it), and its binaries would run
+  # under the sanitizers at build time.
+  message(STATUS "Bash completion: off (a RDMABENCH_SANITIZE build is not packaged)")
+  return()
+endif()
 if(CMAKE_CROSSCOMPILING)
   message(STATUS "Bash completion: off (cross build: the ${CMAKE_SYSTEM_PROCESSOR} binaries do not run here)")
   return()

@@ -6,6 +6,12 @@
 # configure step says so.
 
 find_program(RDMABENCH_HELP2MAN help2man)
+if(RDMABENCH_SANITIZE)
+  # Not packaged (the install test skips it), and its binaries would run
+  # under the sanitizers at build time.
+  message(STATUS "Man pages: off (a RDMABENCH_SANITIZE build is not packaged)")
+  return()
+endif()
 if(CMAKE_CROSSCOMPILING)
   message(STATUS "Man pages: off (cross build: the ${CMAKE_SYSTEM_PROCESSOR} binaries do not run here)")
   return()

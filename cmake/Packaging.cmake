@@ -24,7 +24,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${RD
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/LICENSES DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT node)
 # Debian's copyright file, in each package's own doc folder (RPM's licence
 # is the License tag and the files above).
-foreach(package_component rdmabench:node rdmabench-sweep:sweep)
+# Without rdma_sweep (no MPI, a cross build) there is no sweep package.
+set(RDMABENCH_PACKAGED_COMPONENTS node)
+set(package_components rdmabench:node)
+if(TARGET rdma_sweep)
+  list(APPEND RDMABENCH_PACKAGED_COMPONENTS sweep)
+  list(APPEND package_components rdmabench-sweep:sweep)
+endif()
+foreach(package_component IN LISTS package_components)
   string(REPLACE ":" ";" pair ${package_component})
   list(GET pair 0 PACKAGE)
   list(GET pair 1 component)
@@ -39,7 +46,7 @@ set(CPACK_PACKAGE_VENDOR "rdmabench developers")
 set(CPACK_PACKAGE_CONTACT "${RDMABENCH_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "RDMA verbs microbenchmarks in the spirit of perftest")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
-set(CPACK_COMPONENTS_ALL node sweep)
+set(CPACK_COMPONENTS_ALL ${RDMABENCH_PACKAGED_COMPONENTS})
 set(CPACK_COMPONENT_NODE_DESCRIPTION
 "Latency with every sample kept (median, P99, P99.9, P99.99), bandwidth and
 message rate for RDMA write, read, send and atomics over InfiniBand, RoCEv2

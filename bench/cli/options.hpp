@@ -13,7 +13,7 @@
 #include "rdmabench/report/report.hpp"
 #include "rdmabench/control/session.hpp"
 #include "rdmabench/control/test_spec.hpp"
-#include "rdmabench/engine/pacing.hpp"
+#include "rdmabench/pacing/pacing.hpp"
 
 namespace rdmabench::cli {
 

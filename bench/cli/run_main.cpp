@@ -70,16 +70,16 @@ void describe_placement(const CpuPlacement& placement, RunContext& context) {
 /// With GPU memory: how that GPU reaches the RDMA device, from sysfs (the
 /// same classification as rdma_topo). Host memory leaves it empty.
 std::string gpu_relationship(const Session& session) {
-  const std::string gpu_address = session.memory ? session.memory->pci_address() : "";
+  const std::string gpu_address = session.connection.memory ? session.connection.memory->pci_address() : "";
   if (gpu_address.empty()) return {};
   const Topology topology = scan_topology();
-  const RdmaDevice* nic = find_rdma_device(topology, session.port.device);
+  const RdmaDevice* nic = find_rdma_device(topology, session.connection.port.device);
   const auto gpu = std::find_if(topology.gpus.begin(), topology.gpus.end(),
                                 [&](const Gpu& g) { return g.pci.address == gpu_address; });
   if (gpu == topology.gpus.end())
     return fmt::format("unknown: GPU {} is not in this machine's sysfs", gpu_address);
   const auto rel = nic ? relationship(*gpu, *nic) : std::nullopt;
-  if (!rel) return fmt::format("unknown: {} has no PCI path (a soft device)", session.port.device);
+  if (!rel) return fmt::format("unknown: {} has no PCI path (a soft device)", session.connection.port.device);
   return fmt::format("{} ({}), GPU {} on NUMA node {}", to_string(*rel), describe(*rel), gpu_address,
                      gpu->numa_node ? std::to_string(*gpu->numa_node) : "unknown");
 }
@@ -97,7 +97,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   if (!cl.side.device.empty()) placement = place_thread_near_device(cl.placement, cl.side.device);
   auto run_session = [&](Session& session) {
     if (!placement) {
-      placement = place_thread_near_device(cl.placement, session.port.device);
+      placement = place_thread_near_device(cl.placement, session.connection.port.device);
       if (!placement->cpus.empty())
         placement->description += "; pinned after setup, so buffers may lie elsewhere (name the device with -d)";
     }

@@ -49,27 +49,29 @@ rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type exp
 }
 
 void adopt_cm_device(Session& s, const SideConfig& config, const Notice& notice) {
-  require(s.cm_ids.front()->verbs != nullptr, "rdma_cm resolved the address to no RDMA device");
-  s.context = s.cm_ids.front()->verbs;
-  const std::string name = ibv_get_device_name(s.context->device);
+  Connection& c = s.connection;
+  rdma_cm_id* first = c.cm_ids.front().get();
+  require(first->verbs != nullptr, "rdma_cm resolved the address to no RDMA device");
+  const std::string name = ibv_get_device_name(first->verbs->device);
   if (!config.device.empty() && name != config.device)
     throw Error(fmt::format("rdma_cm routed this connection through {}, but -d {} was given",
                             name, config.device),
                 "connect to an IP address of " + config.device + "'s network interface");
-  s.port = query_port(s.context, s.cm_ids.front()->port_num);
-  s.transport = resolve_transport(s.port, std::nullopt, AddressFamily::ipv4);
+  PortAttributes port = query_port(first->verbs, first->port_num);
+  Transport transport = resolve_transport(port, std::nullopt, AddressFamily::ipv4);
   // rdma_cm picks the source GID from the IP route; report that one.
-  const auto& sgid = s.cm_ids.front()->route.addr.addr.ibaddr.sgid;
-  for (const auto& g : s.port.gids) {
+  const auto& sgid = first->route.addr.addr.ibaddr.sgid;
+  for (const auto& g : port.gids) {
     if (std::memcmp(g.gid.data(), sgid.raw, 16) == 0) {
-      s.transport.gid = g;
-      s.transport.kind = classify(s.port, g);
+      transport.gid = g;
+      transport.kind = classify(port, g);
       break;
     }
   }
-  s.transport.gid_reason = "chosen by rdma_cm from the IP route";
+  transport.gid_reason = "chosen by rdma_cm from the IP route";
   if (config.gid_index) notice("-x/--gid-index is ignored with rdma_cm, which picks the GID itself");
-  check_sizes_fit(s.spec, s.port);
+  check_sizes_fit(s.spec, port);
+  c.use_cm_device(first->verbs, std::move(port), std::move(transport));
 }
 
 }  // namespace rdmabench::detail

@@ -23,7 +23,7 @@
 #include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
 #include "control/session_internal.hpp"
-#include "verbs/inline_size.hpp"
+#include "control/inline_size.hpp"
 #include "memory/memory_policy.hpp"
 #include "memory/memory_budget.hpp"
 #include "system/interrupt_timer.hpp"
@@ -33,28 +33,9 @@ namespace rdmabench {
 
 using namespace detail;
 
-Session::Session(Role r, std::unique_ptr<Bootstrap> p, TestSpec s)
-    : role(r), spec(std::move(s)), peer(std::move(p)) {}
-
-Session::~Session() {
-  // Tell rdma_cm we are leaving while the QPs still exist; members then
-  // tear down in the order their declaration describes.
-  // Only connections that were made: disconnecting one still being made
-  // waits in the kernel for the peer's answer (iWARP's iw_cm, uninterruptibly).
-  // The load's connections (--load-qps) follow the latency's in cm_ids.
-  const std::size_t connections = qps.size() + load.qps.size();
-  for (std::size_t i = 0; i < cm_established && i < cm_ids.size() && i < connections; ++i)
-    rdma_disconnect(cm_ids[i].get());
-  // Where destroying one (its queue pair, its event channel) waits too, a
-  // connection the peer never answered is left to the kernel, freed when
-  // the process ends, so that the error that ends the run is told now.
-  if (unanswered_connect_blocks_teardown(transport.kind) && cm_established < cm_ids.size()) {
-    for (std::size_t i = cm_established; i < cm_ids.size(); ++i) (void)cm_ids[i].release();
-    for (std::size_t i = cm_established; i < connections; ++i)
-      (void)(i < qps.size() ? qps[i] : load.qps[i - qps.size()]).release();
-    (void)cm_events.release();
-  }
-}
+Session::Session(Role r, std::unique_ptr<Bootstrap> p, TestSpec s, Milliseconds t,
+                 std::unique_ptr<MemoryProvider> memory)
+    : role(r), spec(std::move(s)), peer(std::move(p)), timeout(t), connection(std::move(memory)) {}
 
 namespace {
 
@@ -63,42 +44,42 @@ constexpr std::uint32_t kAcceptedBarrier = 0;
 constexpr Milliseconds kHelloDeadline{3000};
 constexpr std::uint32_t kConnectedBarrier = 1;
 
-std::uint32_t path_mtu_of(ibv_qp* qp) {
-  ibv_qp_attr attr{};
-  ibv_qp_init_attr init{};
-  if (ibv_query_qp(qp, &attr, IBV_QP_PATH_MTU, &init) != 0) return 0;
-  return mtu_bytes(attr.path_mtu);
-}
-
 /// Endpoint exchange (one per QP, in order) and the final barrier, common
 /// to both roles.
 void finish_handshake(Session& s) {
-  for (std::size_t q = 0; q < s.qps.size(); ++q) {
+  Connection& c = s.connection;
+  for (std::size_t q = 0; q < c.qps.size(); ++q) {
     const auto peer = s.peer->exchange(local_endpoint(s, q), s.timeout, "endpoint");
-    if (s.cm_ids.empty()) {
-      if (auto mismatch = gid_family_mismatch(s.transport, peer.gid)) throw Error(*mismatch);
-      connect_qp(s, q, peer);
+    if (c.cm_ids.empty()) {
+      if (auto mismatch = gid_family_mismatch(c.transport, peer.gid)) throw Error(*mismatch);
+      c.connect_qp(q, qp_address(peer));
     }
     if (q == 0) adopt_remote(s, peer);
   }
   // Then the load's (--load-qps), each carrying the peer's load buffer.
-  for (std::size_t q = 0; q < s.load.qps.size(); ++q) {
-    const auto peer = s.peer->exchange(load_endpoint(s, q), s.timeout, "load endpoint");
-    if (s.cm_ids.empty()) connect_load_qp(s, q, peer);
-    if (q == 0) adopt_load_remote(s, peer);
+  for (std::size_t q = 0; q < c.load.qps.size(); ++q) {
+    const auto peer = s.peer->exchange(local_endpoint(s, q, /*load=*/true), s.timeout, "load endpoint");
+    if (c.cm_ids.empty()) c.connect_load_qp(q, qp_address(peer));
+    if (q == 0) adopt_remote(s, peer, /*load=*/true);
   }
-  if (!s.cm_ids.empty()) s.path_mtu_bytes = path_mtu_of(s.qps.front().get());
+  if (!c.cm_ids.empty()) c.read_cm_path_mtu();
   s.peer->barrier(kConnectedBarrier, s.timeout);
 }
 
-/// The attribute-exchange method: the session takes the device this side
-/// opened and checked, and makes every QP on it.
-void create_exchanged_queues(Session& s, Context context, PortAttributes port, Transport transport) {
-  s.owned_context = std::move(context);
-  s.context = s.owned_context.get();
-  s.port = std::move(port);
-  s.transport = std::move(transport);
-  create_queues(s);
+/// The attribute-exchange method: the connection takes the device this
+/// side opened and checked, and makes every QP on it.
+void create_exchanged_queues(Session& s, const QpOptions& options, Context context, PortAttributes port,
+                             Transport transport) {
+  s.connection.use_device(std::move(context), std::move(port), std::move(transport));
+  s.connection.create_all(plan_for(s, options));
+}
+
+/// rdma_cm's first connection decided the device: the shared resources and
+/// the load's go up on it.
+void create_cm_shared(Session& s, const SideConfig& config, const Notice& notice) {
+  adopt_cm_device(s, config, notice);
+  s.connection.create_shared(plan_for(s, config.qp));
+  s.connection.create_load();
 }
 
 /// Makes the queue pairs with `make` (rdma_cm or attribute exchange), then
@@ -158,47 +139,44 @@ void connect_within(rdma_cm_id* id, rdma_conn_param& parameters, Milliseconds ti
 /// the load's (--load-qps).
 void add_connection_queue_pair(Session& s, std::uint32_t q, rdma_cm_id* id) {
   if (q < s.spec.queue_pairs)
-    add_queue_pair(s, id);
+    s.connection.add_queue_pair(id);
   else
-    add_load_queue_pair(s, id);
+    s.connection.add_load_queue_pair(id);
 }
 
 /// One rdma_cm connection per QP, made one after the other: the first
 /// decides the device and brings up the shared resources.
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
-  s.cm_events.reset(rdma_create_event_channel());
-  if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+  Connection& c = s.connection;
+  c.cm_events.reset(rdma_create_event_channel());
+  if (!c.cm_events) throw_system_error("rdma_create_event_channel", errno);
   const auto address =
       resolve_address(config.server, static_cast<std::uint16_t>(config.tcp_port + 1));
   const int timeout_ms = static_cast<int>(config.timeout.count());
   const std::uint32_t connections = s.spec.queue_pairs + s.spec.load_queue_pairs;
   for (std::uint32_t q = 0; q < connections; ++q) {
     rdma_cm_id* id = nullptr;
-    if (rdma_create_id(s.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+    if (rdma_create_id(c.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_system_error("rdma_create_id", errno);
-    s.cm_ids.emplace_back(id);
+    c.cm_ids.emplace_back(id);
     if (rdma_resolve_addr(id, nullptr, address->ai_addr, timeout_ms) != 0)
       throw_system_error("rdma_resolve_addr(" + config.server + ")", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, *s.peer));
+    rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, *s.peer));
     if (config.qp.traffic_class) {
       std::uint8_t tos = config.qp.traffic_class;
       if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
         throw_system_error("rdma_set_option(TOS) for --tclass", errno);
     }
     if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, *s.peer));
+    rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, *s.peer));
 
-    if (q == 0) {
-      adopt_cm_device(s, config, notice);
-      create_shared_resources(s);
-      create_load_resources(s);
-    }
-    require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+    if (q == 0) create_cm_shared(s, config, notice);
+    require(id->verbs == c.context, "rdma_cm routed two connections through different devices");
     add_connection_queue_pair(s, q, id);
-    auto parameters = cm_parameters(s);
+    auto parameters = c.cm_parameters();
     connect_within(id, parameters, s.timeout);
-    rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, *s.peer));
-    ++s.cm_established;
+    rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, s.timeout, *s.peer));
+    ++c.cm_established;
   }
 }
 
@@ -232,10 +210,7 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
 
   // After the device's own limits (which name the device), before connecting.
   if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
-  Session s(Role::client, reach_server(), spec);
-  s.memory = std::move(memory);
-  s.timeout = config.timeout;
-  s.qp_options = config.qp;
+  Session s(Role::client, reach_server(), spec, config.timeout, std::move(memory));
   s.peer->send(wire::Hello{spec});
   const auto accepted = s.peer->receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
   require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
@@ -244,7 +219,7 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     if (spec.connect == ConnectMethod::rdma_cm)
       client_cm_connect(s, config, notice);
     else
-      create_exchanged_queues(s, std::move(context), std::move(port), std::move(transport));
+      create_exchanged_queues(s, config.qp, std::move(context), std::move(port), std::move(transport));
   });
   return s;
 }
@@ -365,32 +340,26 @@ struct Server::Impl {
   /// Accepts the client's connections, one per QP, in the order it makes
   /// them; the first brings up the shared resources.
   void cm_accept(Session& s, const std::string& control_host) {
+    Connection& c = s.connection;
     // The connections get their own event channel, so that they outlive ours.
-    s.cm_events.reset(rdma_create_event_channel());
-    if (!s.cm_events) throw_system_error("rdma_create_event_channel", errno);
+    c.cm_events.reset(rdma_create_event_channel());
+    if (!c.cm_events) throw_system_error("rdma_create_event_channel", errno);
     const std::uint32_t connections = s.spec.queue_pairs + s.spec.load_queue_pairs;
     for (std::uint32_t q = 0; q < connections; ++q) {
       auto* request = next_request_from(control_host, s);
       rdma_cm_id* id = request->id;
       const rdma_conn_param asked = request->param.conn;
       rdma_ack_cm_event(request);
-      s.cm_ids.emplace_back(id);
-      if (rdma_migrate_id(id, s.cm_events.get()) != 0) throw_system_error("rdma_migrate_id", errno);
-      if (q == 0) {
-        adopt_cm_device(s, config, notice);
-        create_shared_resources(s);
-        create_load_resources(s);
-      }
-      require(id->verbs == s.context, "rdma_cm routed two connections through different devices");
+      c.cm_ids.emplace_back(id);
+      if (rdma_migrate_id(id, c.cm_events.get()) != 0) throw_system_error("rdma_migrate_id", errno);
+      if (q == 0) create_cm_shared(s, config, notice);
+      require(id->verbs == c.context, "rdma_cm routed two connections through different devices");
       add_connection_queue_pair(s, q, id);
-      // Never promise more reads than the client can take, nor issue more
-      // than it serves.
-      s.read_depth = std::min(s.read_depth, asked.responder_resources);
-      s.read_responders = std::min(s.read_responders, asked.initiator_depth);
-      auto parameters = cm_parameters(s);
+      c.limit_reads(asked.responder_resources, asked.initiator_depth);
+      auto parameters = c.cm_parameters();
       if (rdma_accept(id, &parameters) != 0) throw_system_error("rdma_accept", errno);
-      rdma_ack_cm_event(wait_cm_event(s.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, *s.peer));
-      ++s.cm_established;
+      rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ESTABLISHED, config.timeout, *s.peer));
+      ++c.cm_established;
     }
   }
 };
@@ -453,15 +422,14 @@ std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, c
   if (!adopted) return std::nullopt;
   control->send(wire::Barrier{kAcceptedBarrier});
 
-  Session s(Role::server, std::move(control), std::move(*adopted));
-  s.memory = memory ? std::move(memory) : prepare_memory(config.memory, s.spec);
-  s.timeout = config.timeout;
-  s.qp_options = config.qp;
+  auto session_memory = memory ? std::move(memory) : prepare_memory(config.memory, *adopted);
+  Session s(Role::server, std::move(control), std::move(*adopted), config.timeout, std::move(session_memory));
   connect_queues(s, [&] {
     if (s.spec.connect == ConnectMethod::rdma_cm)
       cm_accept(s, control_host);
     else
-      create_exchanged_queues(s, std::move(context), port, transport_for(port, config, transport, control_host));
+      create_exchanged_queues(s, config.qp, std::move(context), port,
+                              transport_for(port, config, transport, control_host));
   });
   return s;
 }

@@ -64,10 +64,6 @@ std::string to_string(ConnectMethod method) {
   return method == ConnectMethod::rdma_cm ? "rdma_cm" : "out-of-band TCP";
 }
 
-std::string to_string(QpType type) {
-  return type == QpType::uc ? "UC" : type == QpType::ud ? "UD" : "RC";
-}
-
 namespace {
 
 /// --load-qps: a latency test's background load, on RC writes or reads.

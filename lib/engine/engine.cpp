@@ -7,34 +7,14 @@
 
 #include "control/heartbeat.hpp"
 #include "system/pause_points.hpp"
-#include "engine/engine_internal.hpp"
+#include "engine/validate.hpp"
 #include "loops/load_receives.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loop_table.hpp"
 #include "system/idle_priority_spinner.hpp"
 #include "rdmabench/version.hpp"
 
 namespace rdmabench {
-
-namespace detail {
-
-/// The loop dispatcher: picks the timed loop for the test and this side's role.
-SizeResult measure(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  // Writes with immediate data behave as sends do for the target: it reaps
-  // a completion per message instead of polling memory.
-  const bool send = uses_receives(s.spec);
-  if (s.spec.measurement == Measurement::bandwidth) {
-    if (send && s.role == Role::server && !s.spec.bidirectional)
-      return s.spec.qp_type == QpType::rc ? measure_receive_bandwidth(s, bytes, clock)
-                                          : measure_unreliable_receive(s, bytes, clock);
-    return measure_bandwidth(s, bytes, clock);
-  }
-  if (server_echoes(s.spec)) return measure_open_loop_echo(s, bytes, clock);
-  if (send) return measure_send_latency(s, bytes, clock);
-
-  if (s.spec.operation == Operation::write) return measure_write_latency(s, bytes, clock);
-  return measure_round_trip_latency(s, bytes, clock);  // reads and atomics
-}
-
-}  // namespace detail
 
 namespace {
 
@@ -88,7 +68,12 @@ void exchange_cpu_figures(Session& s, const CpuUsage& mine, SizeResult& result) 
 }
 
 bool spins_while_passive(const Session& s) {
-  return server_spins_while_passive(s.spec, idle_server_spins_by_default(s.transport.kind));
+  return server_spins_while_passive(s.spec, idle_server_spins_by_default(s.connection.transport.kind));
+}
+
+/// What the loops may read of the session while they run size `size_index`.
+detail::LoopView loop_view(Session& s, std::size_t size_index) {
+  return detail::view_of(s.role, s.spec, size_index, s.pacing, *s.peer, s.timeout, s.connection);
 }
 
 std::string hostname() {
@@ -98,10 +83,10 @@ std::string hostname() {
 }
 
 /// The header's account of PCIe relaxed ordering on this side's buffers.
-std::string describe_relaxed_ordering(const Session& s) {
-  if (!s.qp_options.relaxed_ordering) return "strict (--relaxed-ordering off)";
+std::string describe_relaxed_ordering(const Connection& c) {
+  if (!c.plan.qp.relaxed_ordering) return "strict (--relaxed-ordering off)";
   const char* optional = "; a device without it ignores the request";
-  if (s.relaxed_exposed) return fmt::format("relaxed ordering requested for both buffers{}", optional);
+  if (c.relaxed_exposed) return fmt::format("relaxed ordering requested for both buffers{}", optional);
   return fmt::format("relaxed ordering requested for the source buffer{}; strict for the target, "
                      "whose last byte the CPU polls",
                      optional);
@@ -110,6 +95,7 @@ std::string describe_relaxed_ordering(const Session& s) {
 }  // namespace
 
 RunContext describe_run(const Session& s, const ClockInfo& clock) {
+  const Connection& link = s.connection;
   RunContext c;
   const bool latency = s.spec.measurement == Measurement::latency;
   c.test = test_name(s.spec);
@@ -125,37 +111,37 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.version = kVersion;
   c.build_type = kBuildType;
   c.host = hostname();
-  c.device = s.port.device;
-  c.port = s.port.port;
-  c.transport = to_string(s.transport.kind);
-  c.link_layer = s.port.link_layer == LinkLayer::ethernet ? "Ethernet" : "InfiniBand";
-  c.gid_index = static_cast<int>(s.transport.gid.index);
-  c.gid = format_gid(s.transport.gid.gid);
-  c.gid_type = to_string(s.transport.gid.type);
-  c.gid_reason = s.transport.gid_reason;
-  c.mtu_bytes = s.path_mtu_bytes;
+  c.device = link.port.device;
+  c.port = link.port.port;
+  c.transport = to_string(link.transport.kind);
+  c.link_layer = link.port.link_layer == LinkLayer::ethernet ? "Ethernet" : "InfiniBand";
+  c.gid_index = static_cast<int>(link.transport.gid.index);
+  c.gid = format_gid(link.transport.gid.gid);
+  c.gid_type = to_string(link.transport.gid.type);
+  c.gid_reason = link.transport.gid_reason;
+  c.mtu_bytes = link.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
   c.connection_type = to_string(s.spec.qp_type);
   c.peer = s.peer->peer_name();
-  c.local_memory = s.memory ? s.memory->name() : "";
-  c.local_memory_device = s.memory ? s.memory->device_description() : "";
-  c.memory_registration = to_string(s.registration);
-  c.remote_memory = s.remote_memory;
+  c.local_memory = link.memory ? link.memory->name() : "";
+  c.local_memory_device = link.memory ? link.memory->device_description() : "";
+  c.memory_registration = to_string(link.registration);
+  c.remote_memory = link.remote_memory;
   c.clock = clock.description;
   c.tx_depth = latency && !s.spec.open_loop ? 1 : s.spec.tx_depth;
-  c.max_inline = s.max_inline;
-  c.inline_reason = s.inline_reason;
-  c.relaxed_local = s.relaxed_local;
-  c.relaxed_exposed = s.relaxed_exposed;
-  c.relaxed_ordering = describe_relaxed_ordering(s);
-  c.queue_pairs = static_cast<std::uint32_t>(s.qps.size());
+  c.max_inline = link.max_inline;
+  c.inline_reason = link.inline_reason;
+  c.relaxed_local = link.relaxed_local;
+  c.relaxed_exposed = link.relaxed_exposed;
+  c.relaxed_ordering = describe_relaxed_ordering(link);
+  c.queue_pairs = static_cast<std::uint32_t>(link.qps.size());
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
   c.parameters = s.spec;
   if (latency && server_is_passive(s.spec)) {
     const std::string choice =
         s.spec.passive_wait == PassiveWait::automatic
-            ? fmt::format("--passive-wait auto, on {}", to_string(s.transport.kind))
+            ? fmt::format("--passive-wait auto, on {}", to_string(link.transport.kind))
             : "--passive-wait " + to_string(s.spec.passive_wait);
     c.passive_wait =
         spins_while_passive(s)
@@ -188,23 +174,24 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
-    if (uses_receives(s.spec)) detail::post_receives(s, s.receive_queue_depth);
+    if (uses_receives(s.spec)) detail::post_receives(loop_view(s, 0), s.connection.plan.receive_queue_depth);
     // So do a send load's, on the server, kept posted by a thread of their own.
     std::optional<detail::LoadReceives> load_receives;
-    if (s.role == Role::server && !s.load.qps.empty() && s.spec.load_op == LoadOp::send) load_receives.emplace(s);
+    if (s.role == Role::server && !s.connection.load.qps.empty() && s.spec.load_op == LoadOp::send)
+      load_receives.emplace(loop_view(s, 0));
     for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
       const auto bytes = s.spec.sizes[i];
       const bool ping_pong = !server_is_passive(s.spec);
-      s.size_index = i;
+      const detail::LoopView view = loop_view(s, i);
       // Only a target polled by its last byte is reset (with the CPU): with
       // --write-with-imm it may be GPU memory, which the CPU cannot touch.
       if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
           !writes_with_immediate(s.spec))
-        detail::reset_latency_target(s, bytes);
+        detail::reset_latency_target(view, bytes);
       s.peer->barrier(start_barrier(i), s.timeout);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       if (i == 0) detail::pause_point("mid-run");
-      SizeResult result = detail::measure_under_load(s, bytes, clock);
+      SizeResult result = detail::measure_under_load(view, bytes, clock);
       if (i == 0) detail::pause_point("end-of-size");
       std::optional<CpuSnapshot> cpu_after;
       // A passive server answers only when the client is done, so that
@@ -225,7 +212,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
             s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, warmup_for_size(s.spec, i), result, region_s)), result);
       }
       if (s.spec.validate) {
-        detail::validate_size(s, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
+        detail::validate_size(view, *s.connection.memory, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
         result.validated = true;
       }
       reporter.size_done(result);

@@ -9,7 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "engine/engine_internal.hpp"
+#include "engine/validate.hpp"
+#include "loops/loop_kit.hpp"
 #include "rdmabench/engine/pattern.hpp"
 
 namespace rdmabench::detail {
@@ -18,13 +19,13 @@ namespace {
 
 constexpr std::uint32_t kPasses = 2;
 
-void post_one(Session& s, std::uint64_t bytes, Watchdog& dog) {
-  auto op = prepare_operation(s, bytes);
+void post_one(const LoopView& v, std::uint64_t bytes, Watchdog& dog) {
+  auto op = prepare_operation(v, bytes);
   op.wr.sg_list = &op.sge;
   op.wr.send_flags = op.base_flags | IBV_SEND_SIGNALED;
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(s.qps.front().get(), &op.wr, &bad); rc != 0) dog.post_failed(rc);
-  reap_one(s.cq.get(), dog);
+  if (int rc = ibv_post_send(v.qps.front().get(), &op.wr, &bad); rc != 0) dog.post_failed(rc);
+  reap_one(v.cq.get(), dog);
 }
 
 /// Fault injection for the tests that prove a mismatch is caught: with
@@ -36,48 +37,48 @@ void maybe_corrupt(std::span<std::byte> data) {
 }
 
 /// Writes the pass's pattern of `bytes` bytes to the start of `buffer`.
-void put_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+void put_pattern(MemoryProvider& memory, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
   std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
   fill_pattern(staging, pass);
   maybe_corrupt(staging);
-  s.memory->copy_in(buffer, staging);
+  memory.copy_in(buffer, staging);
 }
 
-void require_pattern(Session& s, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
+void require_pattern(MemoryProvider& memory, const Buffer& buffer, std::uint64_t bytes, std::uint32_t pass) {
   std::vector<std::byte> staging(static_cast<std::size_t>(bytes));
-  s.memory->copy_out(buffer, staging);
+  memory.copy_out(buffer, staging);
   if (auto problem = check_pattern(staging, pass)) throw Error(*problem);
 }
 
 }  // namespace
 
-void validate_size(Session& s, std::uint64_t bytes, std::uint32_t first_barrier) {
-  Watchdog dog(*s.peer, s.timeout, "the validation message");
-  const bool client = s.role == Role::client;
-  const bool read = s.spec.operation == Operation::read;
+void validate_size(const LoopView& v, MemoryProvider& memory, std::uint64_t bytes, std::uint32_t first_barrier) {
+  Watchdog dog(v.peer, v.timeout, "the validation message");
+  const bool client = v.role == Role::client;
+  const bool read = v.spec.operation == Operation::read;
   for (std::uint32_t pass = 0; pass < kPasses; ++pass) {
     const std::uint32_t barrier = first_barrier + 2 * pass;
     if (read) {
       // The server's exposed buffer is the source; the client checks.
-      if (!client) put_pattern(s, s.exposed_buffer, bytes, pass);
-      s.peer->barrier(barrier, s.timeout);
+      if (!client) put_pattern(memory, v.exposed_buffer, bytes, pass);
+      v.peer.barrier(barrier, v.timeout);
       if (client) {
-        post_one(s, bytes, dog);
-        require_pattern(s, s.local_buffer, bytes, pass);
+        post_one(v, bytes, dog);
+        require_pattern(memory, v.local_buffer, bytes, pass);
       }
     } else {
       // Writes and sends: the client is the source; the server checks.
       if (client) {
-        put_pattern(s, s.local_buffer, bytes, pass);
-        post_one(s, bytes, dog);  // an RC completion means the data landed
-      } else if (uses_receives(s.spec)) {
-        reap_receive(s.recv_cq.get(), bytes, prepare_receive(s).header_bytes, dog, pass);
-        post_receives(s, 1);
+        put_pattern(memory, v.local_buffer, bytes, pass);
+        post_one(v, bytes, dog);  // an RC completion means the data landed
+      } else if (uses_receives(v.spec)) {
+        reap_receive(v.recv_cq.get(), bytes, prepare_receive(v).header_bytes, dog, pass);
+        post_receives(v, 1);
       }
-      s.peer->barrier(barrier, s.timeout);
-      if (!client) require_pattern(s, s.exposed_buffer, bytes, pass);
+      v.peer.barrier(barrier, v.timeout);
+      if (!client) require_pattern(memory, v.exposed_buffer, bytes, pass);
     }
-    s.peer->barrier(barrier + 1, s.timeout);  // the checker's verdict
+    v.peer.barrier(barrier + 1, v.timeout);  // the checker's verdict
   }
 }
 

@@ -11,11 +11,12 @@
 #include <optional>
 
 #include "loops/bandwidth_window.hpp"
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/lane_spread.hpp"
 #include "loops/receive_replenisher.hpp"
-#include "rdmabench/engine/achieved_rate.hpp"
-#include "rdmabench/engine/pacer.hpp"
+#include "rdmabench/pacing/achieved_rate.hpp"
+#include "rdmabench/pacing/pacer.hpp"
 #include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
@@ -195,35 +196,35 @@ void finish_receives(const std::vector<Lane>& lanes, Receives& receives, Watchdo
 /// The warm-up keeps the pace too, so that the timed part starts from the
 /// state the paced traffic leaves, not from a full-speed burst.
 template <typename Clock, typename Receives, typename Pace>
-void run_size(Session& s, const BandwidthLoop& loop, std::vector<Lane>& warmup_lanes,
+void run_size(const LoopView& v, const BandwidthLoop& loop, std::vector<Lane>& warmup_lanes,
               std::vector<Lane>& lanes, BandwidthWindow& untimed, BandwidthWindow& window,
               Receives& receives, Pace& pace, Watchdog& dog) {
-  if (current_warmup(s) && !s.spec.duration_s)  // -D has its own warm-up margin
+  if (v.warmup() && !v.spec.duration_s)  // -D has its own warm-up margin
     bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, pace, dog);
-  if (s.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, pace, dog);
+  if (v.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, pace, dog);
   else bandwidth_loop<Clock, false>(loop, lanes, window, receives, pace, dog);
-  if (s.spec.duration_s && uses_receives(s.spec))
-    send_end_markers(lanes, s.cq.get(), receives, dog);
+  if (v.spec.duration_s && uses_receives(v.spec))
+    send_end_markers(lanes, v.cq.get(), receives, dog);
   finish_receives(lanes, receives, dog);
 }
 
 /// The pacer's interval at this size: "10Gbps" is a different message rate
 /// for every size of a sweep.
-double paced_ticks_per_message(const Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  return ticks_per_message(messages_per_second(s.pacing->rate, bytes), clock.ticks_per_us);
+double paced_ticks_per_message(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  return ticks_per_message(messages_per_second(v.pacing->rate, bytes), clock.ticks_per_us);
 }
 
 }  // namespace
 
-SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  if (server_is_passive(s.spec) && s.role == Role::server) return r;  // nothing to time
+SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r = result_header(v, bytes);
+  if (server_is_passive(v.spec) && v.role == Role::server) return r;  // nothing to time
 
-  const std::uint64_t depth = s.spec.tx_depth;
-  const std::uint64_t post_list = std::clamp<std::uint64_t>(s.spec.post_list, 1, depth);
+  const std::uint64_t depth = v.spec.tx_depth;
+  const std::uint64_t post_list = std::clamp<std::uint64_t>(v.spec.post_list, 1, depth);
   // The chain is built before timing: copies of one prepared request, each
   // with its own scatter entry, linked in order.
-  const auto op = prepare_operation(s, bytes);
+  const auto op = prepare_operation(v, bytes);
   std::vector<ibv_sge> sges(post_list, op.sge);
   std::vector<ibv_send_wr> chain(post_list, op.wr);
   for (std::size_t i = 0; i < chain.size(); ++i) {
@@ -237,40 +238,40 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   // slow paced run; and below the fabric's capacity a completion a message
   // costs nothing the rate would show.
   const std::uint64_t signal_every =
-      s.pacing && !s.spec.cq_mod ? 1 : signal_interval(s.spec, bytes);
-  const BandwidthLoop loop{s.cq.get(), chain.data(), op.base_flags, post_list, depth, signal_every};
+      v.pacing && !v.spec.cq_mod ? 1 : signal_interval(v.spec, bytes);
+  const BandwidthLoop loop{v.cq.get(), chain.data(), op.base_flags, post_list, depth, signal_every};
   auto lanes_for = [&](std::uint64_t count) {
     std::vector<Lane> lanes;
-    for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, count});
+    for (auto& qp : v.qps) lanes.push_back(Lane{qp.get(), 0, 0, count});
     return lanes;
   };
   const std::uint64_t unbounded = kCountMask;  // a -D run stops at its deadline
-  auto warmup_lanes = lanes_for(current_warmup(s));
-  auto lanes = lanes_for(s.spec.duration_s ? unbounded : s.spec.iterations);
-  const std::size_t qps = s.qps.size();
+  auto warmup_lanes = lanes_for(v.warmup());
+  auto lanes = lanes_for(v.spec.duration_s ? unbounded : v.spec.iterations);
+  const std::size_t qps = v.qps.size();
   const std::uint64_t span = peak_span(depth, qps);
   BandwidthWindow untimed(BandwidthWindow::counted(span, qps));
   BandwidthWindow window =
-      s.spec.duration_s ? BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us, span, qps)
+      v.spec.duration_s ? BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us, span, qps)
                         : BandwidthWindow::counted(span, qps);
-  Watchdog dog(*s.peer, s.timeout, "completions");
-  explain_receive_shortage(s, dog);
-  const bool receives_too = s.spec.bidirectional && uses_receives(s.spec);
+  Watchdog dog(v.peer, v.timeout, "completions");
+  explain_receive_shortage(v, dog);
+  const bool receives_too = v.spec.bidirectional && uses_receives(v.spec);
   with_clock(clock, [&]<typename Clock>() {
     auto run_with = [&](auto& pace) {
       if (!receives_too) {
         NoReceives none;
-        run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, none, pace, dog);
+        run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, none, pace, dog);
         return;
       }
-      ReceiveReplenisher receives(s.recv_cq.get(), prepare_receive(s), bytes,
-                                  (current_warmup(s) + s.spec.iterations) * s.qps.size(),
-                                  s.spec.duration_s != 0);
-      receives.expect_markers(s.qps.size());
-      run_size<Clock>(s, loop, warmup_lanes, lanes, untimed, window, receives, pace, dog);
+      ReceiveReplenisher receives(v.recv_cq.get(), prepare_receive(v), bytes,
+                                  (v.warmup() + v.spec.iterations) * v.qps.size(),
+                                  v.spec.duration_s != 0);
+      receives.expect_markers(v.qps.size());
+      run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, receives, pace, dog);
     };
-    if (s.pacing) {
-      Paced pace(paced_ticks_per_message(s, bytes, clock), s.pacing->burst, qps);
+    if (v.pacing) {
+      Paced pace(paced_ticks_per_message(v, bytes, clock), v.pacing->burst, qps);
       run_with(pace);
     } else {
       Unpaced pace;
@@ -279,11 +280,11 @@ SizeResult measure_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& c
   });
   r.bandwidth = window.figures(bytes, clock.ticks_per_us);
   r.iterations = r.bandwidth->messages;
-  if (s.pacing)
-    r.bandwidth_rate = BandwidthRate{achieved_rate(s.pacing->rate, r.bandwidth->messages, bytes,
+  if (v.pacing)
+    r.bandwidth_rate = BandwidthRate{achieved_rate(v.pacing->rate, r.bandwidth->messages, bytes,
                                                    window.elapsed_ticks(), clock.ticks_per_us),
-                                     s.pacing->burst};
-  if (s.spec.duration_s) r.warmup = 0;
+                                     v.pacing->burst};
+  if (v.spec.duration_s) r.warmup = 0;
   return r;
 }
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 #include "rdmabench/stats/histogram.hpp"
 #include "rdmabench/report/result.hpp"
 
@@ -77,17 +77,17 @@ SizeResult histogram_result(SizeResult header, const Histogram& histogram, doubl
 /// Runs a ping-pong size under the recorder the spec calls for and returns
 /// its one-way result. `loop` is called as loop.template operator()<Clock>(recorder).
 template <typename Loop>
-SizeResult time_ping_pong(Session& s, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
-  if (s.spec.duration_s) {
+SizeResult time_ping_pong(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
+  if (v.spec.duration_s) {
     Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
+    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us);
     with_clock(clock, [&]<typename Clock>() { loop.template operator()<Clock>(recorder); });
-    return histogram_result(result_header(s, bytes), histogram, clock.ticks_per_us, 2.0);
+    return histogram_result(result_header(v, bytes), histogram, clock.ticks_per_us, 2.0);
   }
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
-  CountedRecorder recorder{stamps.data(), current_warmup(s), current_warmup(s) + s.spec.iterations};
+  std::vector<std::uint64_t> stamps(v.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), v.warmup(), v.warmup() + v.spec.iterations};
   with_clock(clock, [&]<typename Clock>() { loop.template operator()<Clock>(recorder); });
-  return ping_pong_result(s, bytes, stamps, clock);
+  return ping_pong_result(v, bytes, stamps, clock);
 }
 
 }  // namespace rdmabench::detail

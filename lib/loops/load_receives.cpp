@@ -10,15 +10,15 @@
 
 namespace rdmabench::detail {
 
-LoadReceives::LoadReceives(Session& s) : s_(s) {
+LoadReceives::LoadReceives(const LoopView& v) : v_(v) {
   // Every receive lands in the same buffer: what a load carries is never read.
-  sge_.addr = reinterpret_cast<std::uint64_t>(s.load.exposed_buffer.data());
-  sge_.length = static_cast<std::uint32_t>(s.spec.load_size);
-  sge_.lkey = s.load.exposed_mr->lkey;
+  sge_.addr = reinterpret_cast<std::uint64_t>(v.load.exposed_buffer.data());
+  sge_.length = static_cast<std::uint32_t>(v.spec.load_size);
+  sge_.lkey = v.load.exposed_mr->lkey;
   wr_.sg_list = &sge_;
   wr_.num_sge = 1;
-  for (std::size_t q = 0; q < s.load.qps.size(); ++q)
-    for (std::uint32_t k = 0; k < LoadQueues::kReceiveDepth; ++k) post(q);
+  for (std::size_t q = 0; q < v.load.qps.size(); ++q)
+    for (std::uint32_t k = 0; k < LoadPlan::kReceiveDepth; ++k) post(q);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -37,7 +37,7 @@ void LoadReceives::post(std::size_t qp) {
   ibv_recv_wr wr = wr_;
   wr.wr_id = qp;
   ibv_recv_wr* bad = nullptr;
-  if (int rc = ibv_post_recv(s_.load.qps[qp].get(), &wr, &bad); rc != 0)
+  if (int rc = ibv_post_recv(v_.load.qps[qp].get(), &wr, &bad); rc != 0)
     throw_system_error(fmt::format("posting a receive on load queue pair {}", qp + 1), rc);
 }
 
@@ -50,7 +50,7 @@ void LoadReceives::run() {
   leave_a_pinned_cpu();
   try {
     while (!stop_.load(std::memory_order_relaxed)) {
-      const int got = ibv_poll_cq(s_.load.cq.get(), static_cast<int>(wcs.size()), wcs.data());
+      const int got = ibv_poll_cq(v_.load.cq.get(), static_cast<int>(wcs.size()), wcs.data());
       if (got < 0) throw Error("ibv_poll_cq failed on the load's completion queue");
       if (got == 0) std::this_thread::sleep_for(kNap);
       for (int k = 0; k < got; ++k) {

@@ -4,7 +4,7 @@
 // posted before it arrives: iWARP drops the connection otherwise, and RoCE
 // stalls the sender in receiver-not-ready retries, which would make the
 // load a measure of our reposting rather than of the fabric. So for the
-// whole run a thread of the server's own keeps LoadQueues::kReceiveDepth
+// whole run a thread of the server's own keeps LoadPlan::kReceiveDepth
 // receives posted on every load QP, reposting each as its message lands.
 // It measures nothing; the client reports the load's bandwidth.
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "rdmabench/control/session.hpp"
+#include "loops/loop_view.hpp"
 
 namespace rdmabench::detail {
 
@@ -20,7 +20,7 @@ class LoadReceives {
  public:
   /// Posts every load QP's receives (before the first barrier lets the
   /// client send), then starts the thread.
-  explicit LoadReceives(Session& session);
+  explicit LoadReceives(const LoopView& view);
   /// Stops and joins the thread if finish() was not called (an error path).
   ~LoadReceives();
   LoadReceives(const LoadReceives&) = delete;
@@ -33,7 +33,7 @@ class LoadReceives {
   void run();
   void post(std::size_t qp);
 
-  Session& s_;
+  const LoopView v_;
   ibv_recv_wr wr_{};
   ibv_sge sge_{};
   std::atomic<bool> stop_{false};

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "rdmabench/control/session.hpp"
+#include "loops/loop_view.hpp"
 #include "rdmabench/report/result.hpp"
 #include "rdmabench/stats/interval_rate.hpp"
 
@@ -22,7 +22,7 @@ class LoadStream {
 
   /// Starts the thread; returns once every load queue pair has its queue
   /// full (or the thread failed, which stop() then reports).
-  explicit LoadStream(Session& session);
+  explicit LoadStream(const LoopView& view);
   /// Stops and joins the thread if stop() was not called (an error path).
   ~LoadStream();
   LoadStream(const LoadStream&) = delete;
@@ -42,7 +42,7 @@ class LoadStream {
   void post(std::size_t qp);
   void drain(std::uint64_t in_flight);
 
-  Session& s_;
+  const LoopView v_;
   const std::chrono::steady_clock::time_point origin_;
   ibv_send_wr wr_{};
   ibv_sge sge_{};

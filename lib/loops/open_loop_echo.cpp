@@ -21,6 +21,7 @@
 #include <limits>
 
 #include "loops/echo_window.hpp"
+#include "loops/loops.hpp"
 #include "loops/open_loop_schedule.hpp"
 #include "loops/poll_batch.hpp"
 
@@ -177,27 +178,27 @@ void echo_server(const EchoQueues& q, std::uint64_t total, bool markers, Watchdo
 
 }  // namespace
 
-SizeResult measure_open_loop_echo(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const EchoQueues q{.qp = s.qps.front().get(),
-                     .send_cq = s.cq.get(),
-                     .recv_cq = s.recv_cq.get(),
-                     .message = prepare_operation(s, bytes),
-                     .receive = prepare_receive(s),
+SizeResult measure_open_loop_echo(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  const EchoQueues q{.qp = v.qps.front().get(),
+                     .send_cq = v.cq.get(),
+                     .recv_cq = v.recv_cq.get(),
+                     .message = prepare_operation(v, bytes),
+                     .receive = prepare_receive(v),
                      .bytes = bytes,
-                     .send_slots = s.send_queue_depth,
-                     .indexed = writes_with_immediate(s.spec)};
-  const bool markers = s.spec.duration_s != 0;
-  if (s.role == Role::server) {
-    Watchdog dog(*s.peer, s.timeout, "the client's next message");
-    explain_receive_shortage(s, dog);
+                     .send_slots = v.send_queue_depth,
+                     .indexed = writes_with_immediate(v.spec)};
+  const bool markers = v.spec.duration_s != 0;
+  if (v.role == Role::server) {
+    Watchdog dog(v.peer, v.timeout, "the client's next message");
+    explain_receive_shortage(v, dog);
     const std::uint64_t total = markers ? std::numeric_limits<std::uint64_t>::max()
-                                        : current_warmup(s) + s.spec.iterations;
+                                        : v.warmup() + v.spec.iterations;
     echo_server(q, total, markers, dog);
-    return result_header(s, bytes);  // the client times; the server only answers
+    return result_header(v, bytes);  // the client times; the server only answers
   }
-  Watchdog dog(*s.peer, s.timeout, "the server's answer");
-  explain_receive_shortage(s, dog);
-  SizeResult r = run_open_loop(s, bytes, clock,
+  Watchdog dog(v.peer, v.timeout, "the server's answer");
+  explain_receive_shortage(v, dog);
+  SizeResult r = run_open_loop(v, bytes, clock,
                                [&]<typename Clock>(Pacer& pacer, std::vector<Posted>& ring, auto& sink) {
                                  echo_client<Clock>(q, pacer, ring, sink, dog);
                                });

@@ -1,5 +1,5 @@
 // Open-loop read and atomic latency (--rate): messages leave on a fixed
-// schedule (rdmabench/engine/pacer.hpp), up to -t of them in flight, each
+// schedule (rdmabench/pacing/pacer.hpp), up to -t of them in flight, each
 // signaled. A message's response time counts from when it was due, its
 // service time from when it was posted. A closed loop sends the next message
 // only when the last one is back, so a stall of T shows as one slow sample
@@ -11,6 +11,7 @@
 // times of every message for --dump-samples); a -D run posts what the
 // schedule holds until the duration ends and times those due inside the
 // window that leaves out the first and last tenth, into histograms.
+#include "loops/loops.hpp"
 #include "loops/open_loop_schedule.hpp"
 #include "loops/poll_batch.hpp"
 
@@ -56,11 +57,11 @@ void open_loop_round_trip(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, P
 
 }  // namespace
 
-SizeResult measure_open_loop_round_trip(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const PreparedOperation op = prepare_operation(s, bytes);
-  Watchdog dog(*s.peer, s.timeout, "the completion");
-  return run_open_loop(s, bytes, clock, [&]<typename Clock>(Pacer& pacer, std::vector<Posted>& ring, auto& sink) {
-    open_loop_round_trip<Clock>(s.qps.front().get(), s.cq.get(), op, pacer, ring, sink, dog);
+SizeResult measure_open_loop_round_trip(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  const PreparedOperation op = prepare_operation(v, bytes);
+  Watchdog dog(v.peer, v.timeout, "the completion");
+  return run_open_loop(v, bytes, clock, [&]<typename Clock>(Pacer& pacer, std::vector<Posted>& ring, auto& sink) {
+    open_loop_round_trip<Clock>(v.qps.front().get(), v.cq.get(), op, pacer, ring, sink, dog);
   });
 }
 

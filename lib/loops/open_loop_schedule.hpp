@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 #include "loops/open_loop_sinks.hpp"
-#include "rdmabench/engine/pacer.hpp"
-#include "rdmabench/engine/rate.hpp"
+#include "rdmabench/pacing/pacer.hpp"
+#include "rdmabench/pacing/rate.hpp"
 
 namespace rdmabench::detail {
 
@@ -56,8 +56,8 @@ struct Schedule {
   std::uint64_t late_threshold_ticks;
 };
 
-inline Schedule schedule_for(const Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const double per_s = messages_per_second(s.pacing->rate, bytes);
+inline Schedule schedule_for(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  const double per_s = messages_per_second(v.pacing->rate, bytes);
   const double interval = ticks_per_message(per_s, clock.ticks_per_us);
   const double cap = 10.0 * clock.ticks_per_us;
   return {per_s, interval, static_cast<std::uint64_t>(std::min(interval, cap))};
@@ -68,26 +68,26 @@ inline Schedule schedule_for(const Session& s, std::uint64_t bytes, const ClockI
 /// and calls loop.template operator()<Clock>(pacer, ring, sink); returns
 /// the sink's result.
 template <typename Loop>
-SizeResult run_open_loop(Session& s, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
-  SizeResult r = result_header(s, bytes);
-  const Schedule schedule = schedule_for(s, bytes, clock);
-  std::vector<Posted> ring(std::max<std::uint32_t>(s.spec.tx_depth, 1));  // allocated before timing
+SizeResult run_open_loop(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
+  SizeResult r = result_header(v, bytes);
+  const Schedule schedule = schedule_for(v, bytes, clock);
+  std::vector<Posted> ring(std::max<std::uint32_t>(v.spec.tx_depth, 1));  // allocated before timing
   auto run = [&](auto& sink) {
     with_clock(clock, [&]<typename Clock>() {
-      Pacer pacer(Clock::now(), schedule.ticks_per_message, s.pacing->burst);
+      Pacer pacer(Clock::now(), schedule.ticks_per_message, v.pacing->burst);
       sink.start(pacer.intended(0));
       loop.template operator()<Clock>(pacer, ring, sink);
     });
   };
-  if (s.spec.duration_s) {
-    TimedOpenLoopSink sink(s.spec.duration_s, schedule.ticks_per_message, schedule.late_threshold_ticks,
+  if (v.spec.duration_s) {
+    TimedOpenLoopSink sink(v.spec.duration_s, schedule.ticks_per_message, schedule.late_threshold_ticks,
                            clock.ticks_per_us);
     run(sink);
-    return sink.result(std::move(r), *s.pacing, schedule.per_second, clock.ticks_per_us);
+    return sink.result(std::move(r), *v.pacing, schedule.per_second, clock.ticks_per_us);
   }
-  CountedOpenLoopSink sink(current_warmup(s), s.spec.iterations, schedule.late_threshold_ticks);
+  CountedOpenLoopSink sink(v.warmup(), v.spec.iterations, schedule.late_threshold_ticks);
   run(sink);
-  return sink.result(std::move(r), *s.pacing, schedule.per_second, clock.ticks_per_us);
+  return sink.result(std::move(r), *v.pacing, schedule.per_second, clock.ticks_per_us);
 }
 
 }  // namespace rdmabench::detail

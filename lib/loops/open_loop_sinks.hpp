@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "rdmabench/engine/pacing.hpp"
+#include "rdmabench/pacing/pacing.hpp"
 #include "rdmabench/report/result.hpp"
 #include "rdmabench/stats/open_loop.hpp"
 

@@ -8,7 +8,8 @@
 #include <algorithm>
 
 #include "loops/bandwidth_window.hpp"
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/receive_lanes.hpp"
 #include "loops/poll_batch.hpp"
 
@@ -78,35 +79,35 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
 
 }  // namespace
 
-SizeResult measure_receive_bandwidth(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  const ReceiveLoop loop{s.recv_cq.get(), prepare_receive(s), bytes};
+SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r = result_header(v, bytes);
+  const ReceiveLoop loop{v.recv_cq.get(), prepare_receive(v), bytes};
   std::vector<Lane> lanes;
-  for (auto& qp : s.qps) lanes.push_back(Lane{qp.get(), 0, 0, 0});
+  for (auto& qp : v.qps) lanes.push_back(Lane{qp.get(), 0, 0, 0});
   auto warmup_lanes = lanes;
-  const std::uint64_t qps = s.qps.size();
+  const std::uint64_t qps = v.qps.size();
   BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
-  BandwidthWindow window = BandwidthWindow::timed(s.spec.duration_s, clock.ticks_per_us,
-                                                  peak_span(s.spec.tx_depth, qps), qps);
-  Watchdog dog(*s.peer, s.timeout, "the peer's sends");
-  explain_receive_shortage(s, dog);
+  BandwidthWindow window = BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us,
+                                                  peak_span(v.spec.tx_depth, qps), qps);
+  Watchdog dog(v.peer, v.timeout, "the peer's sends");
+  explain_receive_shortage(v, dog);
   std::uint64_t first = 0, last = 0;
   with_clock(clock, [&]<typename Clock>() {
-    if (s.spec.duration_s) {
+    if (v.spec.duration_s) {
       receive_loop<Clock, true>(loop, lanes, 0, window, &first, &last, dog);
       return;
     }
-    if (current_warmup(s))
-      receive_loop<Clock, false>(loop, warmup_lanes, current_warmup(s) * qps, untimed, &first, &last, dog);
-    receive_loop<Clock, false>(loop, lanes, s.spec.iterations * qps, untimed, &first, &last, dog);
+    if (v.warmup())
+      receive_loop<Clock, false>(loop, warmup_lanes, v.warmup() * qps, untimed, &first, &last, dog);
+    receive_loop<Clock, false>(loop, lanes, v.spec.iterations * qps, untimed, &first, &last, dog);
   });
-  if (s.spec.duration_s) {
+  if (v.spec.duration_s) {
     r.bandwidth = window.figures(bytes, clock.ticks_per_us);
     r.iterations = r.bandwidth->messages;
     r.warmup = 0;
     return r;
   }
-  r.bandwidth = arrival_figures(first, last, s.spec.iterations * qps, bytes, clock.ticks_per_us);
+  r.bandwidth = arrival_figures(first, last, v.spec.iterations * qps, bytes, clock.ticks_per_us);
   if (r.bandwidth && qps > 1) {
     const double us = r.bandwidth->seconds * 1e6;
     for (const Lane& lane : lanes)

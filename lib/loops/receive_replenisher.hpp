@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "loops/bandwidth_window.hpp"
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 #include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {

@@ -3,7 +3,8 @@
 // sample is the time between two consecutive posts: one full round trip, not
 // halved (the data comes back with the response). The server's CPU takes no
 // part.
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/latency_recorders.hpp"
 
 namespace rdmabench::detail {
@@ -37,26 +38,28 @@ void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Record
 
 }  // namespace
 
-SizeResult measure_round_trip_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  if (s.role == Role::server) return r;  // passive: nothing to time
-  if (s.pacing) return measure_open_loop_round_trip(s, bytes, clock);
+SizeResult measure_round_trip_latency(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r = result_header(v, bytes);
 
-  const auto op = prepare_operation(s, bytes);
-  Watchdog dog(*s.peer, s.timeout, "the completion");
-  ibv_qp* qp = s.qps.front().get();
-  if (s.spec.duration_s) {
+  const auto op = prepare_operation(v, bytes);
+  Watchdog dog(v.peer, v.timeout, "the completion");
+  ibv_qp* qp = v.qps.front().get();
+  if (v.spec.duration_s) {
     Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, s.spec.duration_s, clock.ticks_per_us);
-    with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, s.cq.get(), op, recorder, dog); });
+    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us);
+    with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, dog); });
     return histogram_result(r, histogram, clock.ticks_per_us, 1.0);
   }
-  std::vector<std::uint64_t> stamps(s.spec.iterations + 1);  // allocated before timing
-  CountedRecorder recorder{stamps.data(), current_warmup(s), current_warmup(s) + s.spec.iterations};
-  with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, s.cq.get(), op, recorder, dog); });
-  r.latency_samples_us = interval_samples(stamps, s.spec.iterations, clock.ticks_per_us, 1.0);
+  std::vector<std::uint64_t> stamps(v.spec.iterations + 1);  // allocated before timing
+  CountedRecorder recorder{stamps.data(), v.warmup(), v.warmup() + v.spec.iterations};
+  with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, dog); });
+  r.latency_samples_us = interval_samples(stamps, v.spec.iterations, clock.ticks_per_us, 1.0);
   r.latency = summarize_latency(r.latency_samples_us);
   return r;
+}
+
+SizeResult passive_latency_side(const LoopView& v, std::uint64_t bytes, const ClockInfo&) {
+  return result_header(v, bytes);  // the client times; the server's NIC alone serves it
 }
 
 }  // namespace rdmabench::detail

@@ -5,9 +5,9 @@
 // latency as perftest does.
 // A -D run ends with a zero-length send each way: the server, which does not
 // know the count, stops when it sees it.
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/latency_recorders.hpp"
-#include "control/session_internal.hpp"
 
 namespace rdmabench::detail {
 
@@ -73,17 +73,17 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
 
 }  // namespace
 
-SizeResult measure_send_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const SendLatencyLoop loop{s.qps.front().get(),         s.cq.get(), s.recv_cq.get(),
-                             prepare_operation(s, bytes), prepare_receive(s), bytes,
-                             s.role == Role::client};
+SizeResult measure_send_latency(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  const SendLatencyLoop loop{v.qps.front().get(),         v.cq.get(), v.recv_cq.get(),
+                             prepare_operation(v, bytes), prepare_receive(v), bytes,
+                             v.role == Role::client};
   // UD drops a message that meets trouble, and a ping-pong then waits for
   // an answer that never comes: the watchdog ends it, saying why.
-  Watchdog dog(*s.peer, s.timeout,
-               s.spec.qp_type == QpType::ud ? "the peer's send (UD is unreliable: a lost message "
+  Watchdog dog(v.peer, v.timeout,
+               v.spec.qp_type == QpType::ud ? "the peer's send (UD is unreliable: a lost message "
                                               "ends a ping-pong)"
                                             : "the peer's send");
-  return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
+  return time_ping_pong(v, bytes, clock, [&]<typename Clock>(auto& recorder) {
     send_latency_loop<Clock>(loop, recorder, dog);
   });
 }

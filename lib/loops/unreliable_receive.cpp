@@ -10,7 +10,8 @@
 // apart), and the bandwidth of the arrivals from the first to the last.
 #include <chrono>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
@@ -25,17 +26,17 @@ constexpr auto kGrace = std::chrono::milliseconds(200);
 
 }  // namespace
 
-SizeResult measure_unreliable_receive(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  const PreparedReceive receive = prepare_receive(s);
+SizeResult measure_unreliable_receive(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  SizeResult r = result_header(v, bytes);
+  const PreparedReceive receive = prepare_receive(v);
   ibv_recv_wr wr = receive.wr;
   auto sges = receive.sges;
   wr.sg_list = sges.data();
   ibv_recv_wr* bad = nullptr;
-  ibv_qp* qp = s.qps.front().get();
-  ibv_cq* cq = s.recv_cq.get();
-  const std::uint64_t sent = current_warmup(s) + s.spec.iterations;
-  Watchdog dog(*s.peer, s.timeout, "the peer's sends");
+  ibv_qp* qp = v.qps.front().get();
+  ibv_cq* cq = v.recv_cq.get();
+  const std::uint64_t sent = v.warmup() + v.spec.iterations;
+  Watchdog dog(v.peer, v.timeout, "the peer's sends");
 
   std::uint64_t received = 0, first = 0, last = 0, idle_polls = 0;
   bool sender_done = false;
@@ -50,7 +51,7 @@ SizeResult measure_unreliable_receive(Session& s, std::uint64_t bytes, const Clo
         if (!sender_done) dog.idle(received);  // a sender that stalls or dies
         if ((++idle_polls & kControlCheckMask) != 0) continue;
         const auto now = std::chrono::steady_clock::now();
-        if (!sender_done && s.peer->peer_has_spoken()) {
+        if (!sender_done && v.peer.peer_has_spoken()) {
           sender_done = true;
           quiet_since = now;
         }

@@ -6,9 +6,9 @@
 // does not know the count) to answer once more and stop.
 #include <cstring>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
+#include "loops/loops.hpp"
 #include "loops/latency_recorders.hpp"
-#include "control/session_internal.hpp"
 
 namespace rdmabench::detail {
 
@@ -70,19 +70,19 @@ void write_latency_loop(const LatencyLoop& L, Recorder& recorder, Watchdog& dog)
 
 }  // namespace
 
-void reset_latency_target(Session& s, std::uint64_t bytes) {
-  *reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1) = 0;
+void reset_latency_target(const LoopView& v, std::uint64_t bytes) {
+  *reinterpret_cast<volatile std::uint8_t*>(v.exposed_buffer.data() + bytes - 1) = 0;
 }
 
-SizeResult measure_write_latency(Session& s, std::uint64_t bytes, const ClockInfo& clock) {
-  const LatencyLoop loop{s.qps.front().get(),
-                         s.cq.get(),
-                         prepare_operation(s, bytes),
-                         reinterpret_cast<volatile std::uint8_t*>(s.exposed_buffer.data() + bytes - 1),
-                         reinterpret_cast<std::uint8_t*>(s.local_buffer.data() + bytes - 1),
-                         s.role == Role::client};
-  Watchdog dog(*s.peer, s.timeout, "the peer's write");
-  return time_ping_pong(s, bytes, clock, [&]<typename Clock>(auto& recorder) {
+SizeResult measure_write_latency(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
+  const LatencyLoop loop{v.qps.front().get(),
+                         v.cq.get(),
+                         prepare_operation(v, bytes),
+                         reinterpret_cast<volatile std::uint8_t*>(v.exposed_buffer.data() + bytes - 1),
+                         reinterpret_cast<std::uint8_t*>(v.local_buffer.data() + bytes - 1),
+                         v.role == Role::client};
+  Watchdog dog(v.peer, v.timeout, "the peer's write");
+  return time_ping_pong(v, bytes, clock, [&]<typename Clock>(auto& recorder) {
     write_latency_loop<Clock>(loop, recorder, dog);
   });
 }

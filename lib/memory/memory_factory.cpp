@@ -6,7 +6,7 @@
 #include "memory/host_memory.hpp"
 #include "memory/memory_policy.hpp"
 #include "rdmabench/verbs/error.hpp"
-#include "verbs/access_flags.hpp"
+#include "control/access_flags.hpp"
 
 namespace rdmabench {
 

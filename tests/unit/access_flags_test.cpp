@@ -8,11 +8,10 @@
 
 #include <tuple>
 
-#include "verbs/access_flags.hpp"
+#include "control/access_flags.hpp"
 
 using namespace rdmabench;
 using detail::access_for;
-using detail::BufferAccess;
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "rdmabench/engine/achieved_rate.hpp"
-#include "rdmabench/engine/rate.hpp"
+#include "rdmabench/pacing/achieved_rate.hpp"
+#include "rdmabench/pacing/rate.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 

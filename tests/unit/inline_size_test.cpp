@@ -9,7 +9,7 @@
 
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
-#include "verbs/inline_size.hpp"
+#include "control/inline_size.hpp"
 
 using namespace rdmabench;
 using detail::DeviceIdentity;

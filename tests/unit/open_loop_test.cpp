@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "rdmabench/engine/pacer.hpp"
+#include "rdmabench/pacing/pacer.hpp"
 #include "rdmabench/stats/open_loop.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"

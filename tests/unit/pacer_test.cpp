@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "rdmabench/engine/pacer.hpp"
+#include "rdmabench/pacing/pacer.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 #include "windowed_poster.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "rdmabench/engine/rate.hpp"
+#include "rdmabench/pacing/rate.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
 

@@ -8,7 +8,7 @@
 #include <deque>
 #include <vector>
 
-#include "rdmabench/engine/pacer.hpp"
+#include "rdmabench/pacing/pacer.hpp"
 
 namespace rdmabench::test {
 

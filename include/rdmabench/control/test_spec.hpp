@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/verbs/qp_type.hpp"
+
 namespace rdmabench {
 
 enum class Operation : std::uint8_t { write = 1, read = 2, send = 3, atomic = 4 };
@@ -17,10 +19,6 @@ enum class AtomicOp : std::uint8_t { fetch_and_add = 1, compare_and_swap = 2 };
 inline constexpr std::uint64_t kAtomicBytes = 8;
 enum class Measurement : std::uint8_t { bandwidth = 1, latency = 2 };
 enum class ConnectMethod : std::uint8_t { tcp_exchange = 1, rdma_cm = 2 };
-/// The queue pair's transport service (perftest's -c): reliable connected,
-/// unreliable connected (no acks, no reads or atomics), unreliable datagram
-/// (sends only, one MTU per message, messages may be lost).
-enum class QpType : std::uint8_t { rc = 1, uc = 2, ud = 3 };
 /// --passive-wait: how the idle server of a read or atomic latency test
 /// waits. automatic spins on iWARP only: see lib/system/idle_priority_spinner.hpp.
 enum class PassiveWait : std::uint8_t { automatic = 1, spin = 2, sleep = 3 };
@@ -29,10 +27,16 @@ enum class PassiveWait : std::uint8_t { automatic = 1, spin = 2, sleep = 3 };
 /// command line refuses them for now (see find_unsupported).
 enum class LoadOp : std::uint8_t { write = 1, read = 2, send = 3 };
 
-/// UD messages carry this Q_Key; both sides use the same constant.
-inline constexpr std::uint32_t kUdQkey = 0x11111111;
-/// A UD receive gets the 40-byte Global Routing Header in front of the payload.
-inline constexpr std::uint32_t kUdGrhBytes = 40;
+/// Latency loops signal one message in kLatencySignalEvery (and the last).
+/// They look for its completion right after the post, while the peer's
+/// answer is on its way, and otherwise reap it just before the next
+/// signaled post. Every message is signaled, as perftest does: siw's
+/// zero-copy path for unsignaled messages of a page or more is slow over
+/// loopback (docs/methodology.md#selective-signaling). The send queue holds
+/// two batches, so a post never finds it full.
+inline constexpr std::uint32_t kLatencySignalEvery = 1;
+inline constexpr std::uint32_t kLatencySendDepth = 2 * kLatencySignalEvery;
+static_assert(kLatencySendDepth >= 2 * kLatencySignalEvery);
 
 /// The test as the client asks for it; the server adopts sizes, iterations,
 /// warmup and depth from the client, and rejects a different operation,
@@ -90,7 +94,6 @@ bool server_is_passive(const TestSpec& spec);
 bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default);
 std::string to_string(PassiveWait wait);  ///< auto, spin, sleep
 std::string to_string(ConnectMethod method);
-std::string to_string(QpType type);  ///< perftest's names: RC, UC, UD
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP
 std::string to_string(LoadOp op);    ///< write, read, send
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "rdmabench/control/test_spec.hpp"
-#include "rdmabench/engine/achieved_rate.hpp"
+#include "rdmabench/pacing/achieved_rate.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/stats/stats.hpp"
 

@@ -1,4 +1,4 @@
-#include "verbs/inline_size.hpp"
+#include "control/inline_size.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 #include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
@@ -13,24 +13,24 @@ namespace {
 constexpr std::uint32_t kImmediateData = 0x52444D42;
 }  // namespace
 
-PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
+PreparedOperation prepare_operation(const LoopView& v, std::uint64_t bytes) {
   PreparedOperation p;
-  p.sge.addr = reinterpret_cast<std::uint64_t>(s.local_buffer.data());
+  p.sge.addr = reinterpret_cast<std::uint64_t>(v.local_buffer.data());
   p.sge.length = static_cast<std::uint32_t>(bytes);
-  p.sge.lkey = s.local_mr->lkey;
+  p.sge.lkey = v.local_mr->lkey;
   p.wr.num_sge = 1;
-  p.wr.wr.rdma.remote_addr = s.remote.address;
-  p.wr.wr.rdma.rkey = s.remote.rkey;
-  if (s.spec.qp_type == QpType::ud) {
+  p.wr.wr.rdma.remote_addr = v.remote.address;
+  p.wr.wr.rdma.rkey = v.remote.rkey;
+  if (v.spec.qp_type == QpType::ud) {
     // A datagram names its destination in every request (the union's other half).
-    p.wr.wr.ud.ah = s.peer_ahs.front().get();
-    p.wr.wr.ud.remote_qpn = s.peer_qpns.front();
+    p.wr.wr.ud.ah = v.peer_ahs.front().get();
+    p.wr.wr.ud.remote_qpn = v.peer_qpns.front();
     p.wr.wr.ud.remote_qkey = kUdQkey;
   }
-  const bool may_inline = bytes <= s.max_inline;
-  switch (s.spec.operation) {
+  const bool may_inline = bytes <= v.max_inline;
+  switch (v.spec.operation) {
     case Operation::write:
-      p.wr.opcode = writes_with_immediate(s.spec) ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+      p.wr.opcode = writes_with_immediate(v.spec) ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
       p.wr.imm_data = htonl(kImmediateData);
       p.base_flags = may_inline ? IBV_SEND_INLINE : 0;
       break;
@@ -44,10 +44,10 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
     case Operation::atomic:
       // The old value comes back into our buffer; the operands are fixed,
       // since the benchmark times the operation, not what it computes.
-      const bool add = s.spec.atomic == AtomicOp::fetch_and_add;
+      const bool add = v.spec.atomic == AtomicOp::fetch_and_add;
       p.wr.opcode = add ? IBV_WR_ATOMIC_FETCH_AND_ADD : IBV_WR_ATOMIC_CMP_AND_SWP;
-      p.wr.wr.atomic.remote_addr = s.remote.address;
-      p.wr.wr.atomic.rkey = s.remote.rkey;
+      p.wr.wr.atomic.remote_addr = v.remote.address;
+      p.wr.wr.atomic.rkey = v.remote.rkey;
       p.wr.wr.atomic.compare_add = add ? 1 : 0;
       p.wr.wr.atomic.swap = 1;
       break;
@@ -55,12 +55,12 @@ PreparedOperation prepare_operation(const Session& s, std::uint64_t bytes) {
   return p;
 }
 
-PreparedReceive prepare_receive(const Session& s) {
+PreparedReceive prepare_receive(const LoopView& v) {
   PreparedReceive p;
-  ibv_sge payload{reinterpret_cast<std::uint64_t>(s.exposed_buffer.data()),
-                  static_cast<std::uint32_t>(largest_size(s.spec)), s.exposed_mr->lkey};
-  if (s.spec.qp_type == QpType::ud) {
-    p.sges = {ibv_sge{reinterpret_cast<std::uint64_t>(s.grh_buffer.data()), kUdGrhBytes, s.grh_mr->lkey},
+  ibv_sge payload{reinterpret_cast<std::uint64_t>(v.exposed_buffer.data()),
+                  static_cast<std::uint32_t>(largest_size(v.spec)), v.exposed_mr->lkey};
+  if (v.spec.qp_type == QpType::ud) {
+    p.sges = {ibv_sge{reinterpret_cast<std::uint64_t>(v.grh_buffer.data()), kUdGrhBytes, v.grh_mr->lkey},
               payload};
     p.wr.num_sge = 2;
     p.header_bytes = kUdGrhBytes;
@@ -71,14 +71,14 @@ PreparedReceive prepare_receive(const Session& s) {
   return p;
 }
 
-void post_receives(Session& s, std::uint32_t count) {
-  auto receive = prepare_receive(s);
+void post_receives(const LoopView& v, std::uint32_t count) {
+  auto receive = prepare_receive(v);
   receive.wr.sg_list = receive.sges.data();
   ibv_recv_wr* bad = nullptr;
-  for (std::size_t q = 0; q < s.qps.size(); ++q) {
+  for (std::size_t q = 0; q < v.qps.size(); ++q) {
     tag_receive(receive.wr, q);
     for (std::uint32_t i = 0; i < count; ++i)
-      if (int rc = ibv_post_recv(s.qps[q].get(), &receive.wr, &bad); rc != 0)
+      if (int rc = ibv_post_recv(v.qps[q].get(), &receive.wr, &bad); rc != 0)
         throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
   }
 }

@@ -1,14 +1,14 @@
 // Turning a loop's timestamps into a size's result.
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 #include "loops/latency_recorders.hpp"
 
 namespace rdmabench::detail {
 
-SizeResult result_header(const Session& s, std::uint64_t bytes) {
+SizeResult result_header(const LoopView& v, std::uint64_t bytes) {
   SizeResult r;
   r.bytes = bytes;
-  r.iterations = s.spec.iterations;
-  r.warmup = current_warmup(s);
+  r.iterations = v.spec.iterations;
+  r.warmup = v.warmup();
   return r;
 }
 
@@ -32,10 +32,10 @@ std::vector<double> interval_samples(const std::vector<std::uint64_t>& stamps, s
   return samples;
 }
 
-SizeResult ping_pong_result(const Session& s, std::uint64_t bytes,
+SizeResult ping_pong_result(const LoopView& v, std::uint64_t bytes,
                             const std::vector<std::uint64_t>& stamps, const ClockInfo& clock) {
-  SizeResult r = result_header(s, bytes);
-  const std::size_t intervals = s.role == Role::client ? s.spec.iterations : s.spec.iterations - 1;
+  SizeResult r = result_header(v, bytes);
+  const std::size_t intervals = v.role == Role::client ? v.spec.iterations : v.spec.iterations - 1;
   r.latency_samples_us = interval_samples(stamps, intervals, clock.ticks_per_us, 2.0);
   if (!r.latency_samples_us.empty()) r.latency = summarize_latency(r.latency_samples_us);
   return r;

@@ -1,4 +1,4 @@
-#include "rdmabench/engine/rate.hpp"
+#include "rdmabench/pacing/rate.hpp"
 
 #include <algorithm>
 #include <array>

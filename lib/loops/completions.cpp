@@ -2,17 +2,17 @@
 // watchdog, every failure names the work request.
 #include <fmt/format.h>
 
-#include "engine/engine_internal.hpp"
+#include "loops/loop_kit.hpp"
 
 namespace rdmabench::detail {
 
-void explain_receive_shortage(const Session& s, Watchdog& dog) {
-  if (!uses_receives(s.spec) || retries_receiver_not_ready(s.transport.kind)) return;
+void explain_receive_shortage(const LoopView& v, Watchdog& dog) {
+  if (!uses_receives(v.spec) || retries_receiver_not_ready(v.transport.kind)) return;
   dog.set_failure_hint(fmt::format(
       "{} has no receiver-not-ready retry: a send that finds no receive posted ends the "
       "connection, and a receiver that also sends (-b) or serves many QPs can fall behind; "
       "raise -r/--rx-depth (now {}) on both sides, e.g. -r 4096",
-      to_string(s.transport.kind), s.receive_queue_depth));
+      to_string(v.transport.kind), v.receive_queue_depth));
 }
 
 void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes) {

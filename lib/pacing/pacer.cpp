@@ -1,4 +1,4 @@
-#include "rdmabench/engine/pacer.hpp"
+#include "rdmabench/pacing/pacer.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Pieces shared by the timed loops.
+// Pieces shared by the timed loops: prepared work requests, reaping
+// completions, and turning stamps into a size's result.
 
 #include <infiniband/verbs.h>
 
@@ -9,13 +10,10 @@
 
 #include "rdmabench/system/clock.hpp"
 #include "rdmabench/report/result.hpp"
-#include "rdmabench/control/session.hpp"
+#include "loops/loop_view.hpp"
 #include "system/watchdog.hpp"
 
 namespace rdmabench::detail {
-
-/// Untimed messages before the size the engine is running.
-inline std::uint32_t current_warmup(const Session& s) { return warmup_for_size(s.spec, s.size_index); }
 
 /// A prebuilt work request of `bytes` between our local buffer and the
 /// peer's exposed buffer: a write or send (inline when it fits), a read, or
@@ -25,13 +23,13 @@ struct PreparedOperation {
   ibv_sge sge{};
   unsigned base_flags = 0;  ///< IBV_SEND_INLINE when a write or send fits
 };
-PreparedOperation prepare_operation(const Session& session, std::uint64_t bytes);
+PreparedOperation prepare_operation(const LoopView& view, std::uint64_t bytes);
 
 
 /// The hint for a test whose target reaps receives, on a transport without
 /// receiver-not-ready retry (iWARP): an empty receive queue breaks the
 /// connection.
-void explain_receive_shortage(const Session& session, Watchdog& dog);
+void explain_receive_shortage(const LoopView& view, Watchdog& dog);
 
 /// Blocks (spinning, watched) until one completion arrives; checks it.
 void reap_one(ibv_cq* cq, Watchdog& dog);
@@ -46,10 +44,10 @@ struct PreparedReceive {
   std::array<ibv_sge, 2> sges{};
   std::uint32_t header_bytes = 0;
 };
-PreparedReceive prepare_receive(const Session& session);
+PreparedReceive prepare_receive(const LoopView& view);
 
 /// Posts `count` receives on every QP (before the barrier that lets the peer send).
-void post_receives(Session& session, std::uint32_t count);
+void post_receives(const LoopView& view, std::uint32_t count);
 
 /// Spins until one receive completes; checks its status and that it carried
 /// `bytes` after `header_bytes` (a peer sending another size is a protocol
@@ -65,50 +63,12 @@ bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t heade
 /// Throws unless a receive completion of `byte_len` carried `bytes` of payload.
 void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes);
 
-/// --validate for one size, after its timed loop: barriers from
-/// `first_barrier` on; throws naming the first wrong byte.
-void validate_size(Session& session, std::uint64_t bytes, std::uint32_t first_barrier);
-
-/// A result with the size, iteration and warmup counts filled in.
-SizeResult result_header(const Session& session, std::uint64_t bytes);
-
-/// Runs the session's test for one size (the loop is chosen here, once).
-SizeResult measure(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// measure(), with the background load of --load-qps streaming on the
-/// client from before the latency's loop until after it (loops/load_stream.cpp).
-SizeResult measure_under_load(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
 /// Zeroes the byte the latency loop polls; must happen before the barrier
 /// that lets the peer write.
-void reset_latency_target(Session& session, std::uint64_t bytes);
+void reset_latency_target(const LoopView& view, std::uint64_t bytes);
 
-/// Ping-pong write latency for one size; fills samples (microseconds).
-SizeResult measure_write_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// Read or atomic latency: one signaled operation at a time, full round trip
-/// (the client's side; the server's side returns no figures).
-SizeResult measure_round_trip_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// The same with --rate: open loop, up to -t in flight, response time from
-/// each message's intended send time (loops/open_loop_latency.cpp).
-SizeResult measure_open_loop_round_trip(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// Open-loop send and write latency (--rate): the client sends on the
-/// schedule, the server answers each message as it arrives; the client's
-/// response time ends at the answer (loops/open_loop_echo.cpp).
-SizeResult measure_open_loop_echo(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// Send latency: ping-pong of sends, round trip / 2; both sides measure.
-SizeResult measure_send_latency(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// The receiving side of send bandwidth: reaps and reposts receives, timed
-/// from the first arrival to the last.
-SizeResult measure_receive_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
-/// The receiving side of send bandwidth on UC and UD (one QP): counts what
-/// arrives until the sender says it is done, and reports the loss.
-SizeResult measure_unreliable_receive(Session& session, std::uint64_t bytes, const ClockInfo& clock);
+/// A result with the size, iteration and warmup counts filled in.
+SizeResult result_header(const LoopView& view, std::uint64_t bytes);
 
 /// Bandwidth of `messages` arrivals stamped `first` to `last` (ticks): the
 /// first message's own transfer is outside the interval, so all but one count.
@@ -116,15 +76,11 @@ std::optional<BandwidthFigures> arrival_figures(std::uint64_t first, std::uint64
                                                 std::uint64_t messages, std::uint64_t bytes,
                                                 double ticks_per_us);
 
-/// Streaming bandwidth of writes, reads or sends for one size (the client's
-/// side; a passive server's side returns no figures).
-SizeResult measure_bandwidth(Session& session, std::uint64_t bytes, const ClockInfo& clock);
-
 /// The result of a ping-pong from its post stamps: one-way samples (round
 /// trip / 2) and their summary. The initiator has iterations + 1 stamps (its
 /// last round trip ends with one); the responder sees only `iterations`
 /// messages, so it can time iterations - 1 round trips between them.
-SizeResult ping_pong_result(const Session& session, std::uint64_t bytes,
+SizeResult ping_pong_result(const LoopView& view, std::uint64_t bytes,
                             const std::vector<std::uint64_t>& stamps, const ClockInfo& clock);
 
 /// Stamps -> samples in microseconds: sample k = (stamps[k+1] - stamps[k]) / divisor.

@@ -1,4 +1,4 @@
-#include "verbs/access_flags.hpp"
+#include "control/access_flags.hpp"
 
 #include <infiniband/verbs.h>
 

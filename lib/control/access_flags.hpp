@@ -3,16 +3,10 @@
 // the operation needs, what the fabric adds, and PCIe relaxed ordering.
 
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/verbs/connection.hpp"
 #include "rdmabench/verbs/transport.hpp"
 
 namespace rdmabench::detail {
-
-/// Access flags for the two data buffers and the QP.
-struct BufferAccess {
-  int local_buffer;    ///< our own work requests: write/send source, read/atomic sink
-  int exposed_buffer;  ///< what the peer's operations touch
-  int qp;
-};
 
 /// True where the timed loop learns of an arrival by polling the last byte
 /// of the exposed buffer from the CPU (write latency without immediate).

@@ -1,4 +1,4 @@
-#include "rdmabench/engine/achieved_rate.hpp"
+#include "rdmabench/pacing/achieved_rate.hpp"
 
 #include <cmath>
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "rdmabench/engine/rate.hpp"
+#include "rdmabench/pacing/rate.hpp"
 
 namespace rdmabench {
 

@@ -1,0 +1,9 @@
+#pragma once
+/// @file
+/// Which end of a run this side is.
+
+namespace rdmabench {
+
+enum class Role { server, client };
+
+}  // namespace rdmabench

@@ -1,0 +1,102 @@
+#include "control/connection_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "rdmabench/verbs/error.hpp"
+#include "control/access_flags.hpp"
+#include "control/inline_size.hpp"
+
+namespace rdmabench::detail {
+
+namespace {
+
+/// The spec whose access flags the load's buffers and QPs need: a bandwidth
+/// test of the load's operation.
+TestSpec load_access_spec(const TestSpec& spec) {
+  TestSpec load = spec;
+  load.operation = spec.load_op == LoadOp::read ? Operation::read
+                   : spec.load_op == LoadOp::send ? Operation::send
+                                                  : Operation::write;
+  load.measurement = Measurement::bandwidth;
+  load.write_with_imm = false;
+  load.qp_type = QpType::rc;
+  return load;
+}
+
+LoadPlan plan_load(const TestSpec& spec, const QpOptions& options, const Transport& transport) {
+  LoadPlan load;
+  load.queue_pairs = spec.load_queue_pairs;
+  if (!load.queue_pairs) return load;
+  const bool sends = spec.load_op == LoadOp::send;
+  load.buffer_bytes = spec.load_size;
+  load.receive_depth = sends ? LoadPlan::kReceiveDepth : 1;
+  // The server of a send load reaps its receives' completions here too.
+  load.cq_entries = load.queue_pairs * (LoadPlan::kDepth + (sends ? LoadPlan::kReceiveDepth : 0)) + 1;
+  load.access = access_for(load_access_spec(spec), transport.kind, options.relaxed_ordering);
+  return load;
+}
+
+/// Send and receive queue depths, checked against max_qp_wr.
+void plan_depths(ConnectionPlan& plan, const TestSpec& spec, const PortAttributes& port,
+                 const Transport& transport, const DeviceLimits& limits) {
+  // A closed latency loop has one message out (two with a pending signal);
+  // an open loop (--rate) keeps up to -t in flight, so its queue holds them.
+  plan.send_queue_depth =
+      spec.measurement == Measurement::latency ? std::max(kLatencySendDepth, spec.tx_depth) : spec.tx_depth;
+  require(spec.tx_depth >= 1 && plan.send_queue_depth <= static_cast<std::uint32_t>(limits.max_qp_wr),
+          fmt::format("-t/--tx-depth {} is outside 1..{} (the device's max_qp_wr on {})", spec.tx_depth,
+                      limits.max_qp_wr, port.device));
+  plan.receive_queue_depth = !uses_receives(spec) ? 1
+                             : spec.rx_depth      ? spec.rx_depth
+                                                  : default_receive_depth(transport.kind, limits.max_qp_wr,
+                                                                          limits.max_cqe, spec.queue_pairs);
+  // An open-loop echo has up to -t messages in flight, each arriving into a
+  // receive on both sides (a given -r below -t is refused with the options).
+  if (server_echoes(spec)) plan.receive_queue_depth = std::max(plan.receive_queue_depth, spec.tx_depth);
+  require(plan.receive_queue_depth <= static_cast<std::uint32_t>(limits.max_qp_wr),
+          fmt::format("-r/--rx-depth {} exceeds {} (the device's max_qp_wr on {})", plan.receive_queue_depth,
+                      limits.max_qp_wr, port.device));
+}
+
+/// Every QP's completions share two CQs, which must hold all of them.
+void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits) {
+  const std::uint64_t qps = plan.queue_pairs;
+  plan.send_cq_entries = qps * plan.send_queue_depth + 1;
+  plan.receive_cq_entries = qps * plan.receive_queue_depth + 1;
+  const std::uint64_t needed = std::max(plan.send_cq_entries, plan.receive_cq_entries);
+  require(qps <= static_cast<std::uint64_t>(limits.max_qp) && needed <= static_cast<std::uint64_t>(limits.max_cqe),
+          fmt::format("-q/--qp {} with these queue depths needs {} completion entries; {} allows "
+                      "{} QPs and {} entries per CQ",
+                      qps, needed, port.device, limits.max_qp, limits.max_cqe),
+          "lower -q, -t or -r");
+}
+
+}  // namespace
+
+ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, const PortAttributes& port,
+                               const Transport& transport, const DeviceLimits& limits,
+                               bool memory_cpu_readable) {
+  ConnectionPlan plan;
+  plan.qp_type = spec.qp_type;
+  plan.queue_pairs = spec.queue_pairs;
+  plan.qp = options;
+  plan.ack_timeout = static_cast<std::uint8_t>(spec.qp_timeout);
+  plan.buffer_bytes = largest_size(spec);
+  plan_depths(plan, spec, port, transport, limits);
+  plan_completion_queues(plan, port, limits);
+  // Outstanding RDMA reads: what the device allows, capped by the byte-wide
+  // QP attribute; the peer's responder resources lower it at connect time.
+  plan.read_depth = static_cast<std::uint8_t>(std::clamp(limits.max_qp_init_rd_atom, 0, 255));
+  plan.read_responders = static_cast<std::uint8_t>(std::clamp(limits.max_qp_rd_atom, 0, 255));
+  auto inline_plan = plan_inline(spec, options.inline_bytes, memory_cpu_readable,
+                                 DeviceIdentity{limits.vendor_id, limits.vendor_part_id});
+  plan.inline_tries = std::move(inline_plan.tries);
+  plan.inline_reason = std::move(inline_plan.reason);
+  plan.access = access_for(spec, transport.kind, options.relaxed_ordering);
+  plan.load = plan_load(spec, options, transport);
+  return plan;
+}
+
+}  // namespace rdmabench::detail

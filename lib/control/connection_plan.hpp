@@ -1,0 +1,22 @@
+#pragma once
+// What the agreed test needs of this side's queues, settled against the
+// device's limits: the one place where a TestSpec becomes verbs sizes.
+// Pure, so that a plan can be made and checked without a device.
+
+#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/verbs/connection.hpp"
+#include "rdmabench/verbs/transport.hpp"
+
+namespace rdmabench::detail {
+
+/// The plan for `spec` on `port` (device name for messages, transport for
+/// the receive depth and access flags) within `limits`. Throws an Error
+/// naming the option and the limit when the device cannot carry the test
+/// ("-q/--qp 1024 with these queue depths needs 131,073 completion
+/// entries; rxe0 allows 32,767"). `memory_cpu_readable`: false for GPU
+/// memory, which is never inlined.
+ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, const PortAttributes& port,
+                               const Transport& transport, const DeviceLimits& limits,
+                               bool memory_cpu_readable);
+
+}  // namespace rdmabench::detail

@@ -4,11 +4,11 @@
 #
 # A file of its own because it is not host code: it runs inside the guest,
 # as a POSIX sh under busybox, with nothing but /.bb/busybox until the host's
-# /usr is mounted. build_initramfs (tools/rdma-lab) copies it unchanged to
-# /init, beside /.lab-env; the initramfs' cache key covers this file, so an
-# edit here rebuilds the initramfs on the next run.
+# /usr is mounted. build_initramfs (tools/rdma_lab/host-setup.sh) copies it
+# unchanged to /init, beside /.lab-env; the initramfs' cache key covers this
+# file, so an edit here rebuilds the initramfs on the next run.
 #
-# What it shares with the host (tools/rdma-lab):
+# What it shares with the host (tools/rdma_lab/boot.sh):
 #   /.lab-env     (in the initramfs) the lab constants, from tools/rdma-lab:
 #                 RXE_DEV RXE_NETDEV RXE_IP, SIW_DEV SIW_NETDEV SIW_IP,
 #                 MARK_BEGIN MARK_END, PATH

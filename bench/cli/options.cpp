@@ -36,6 +36,11 @@ std::uint64_t parse_size(const std::string& text) {
   return value << shift;
 }
 
+Milliseconds timeout_option(double seconds) {
+  require_range("--timeout", seconds, 0.001, 86400.0, " seconds");
+  return Milliseconds(static_cast<long long>(seconds * 1000));
+}
+
 namespace {
 
 /// Raw values of the options not taken from the table of test parameters.
@@ -52,12 +57,6 @@ struct RawOptions {
   long long inline_size = -1, mtu = 0, sl = 0, tclass = 0, pkey_index = 0;
   double timeout_s = 10;
 };
-
-template <typename T>
-void require_range(const char* option, T value, T low, T high, const char* unit = "") {
-  if (value < low || value > high)
-    throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
-}
 
 /// --mem, --cuda-bus-id and --gdr together. Unknown memory types are refused
 /// here, before any connection; the list of valid ones is the library's.
@@ -216,12 +215,10 @@ void apply_side_options(const RawOptions& raw, const po::variables_map& vm, Comm
     require_range("-x/--gid-index", raw.gid_index, 0LL, 65535LL);
     cl.side.gid_index = static_cast<std::uint32_t>(raw.gid_index);
   }
-  if (!(raw.timeout_s >= 0.001 && raw.timeout_s <= 86400))
-    throw UsageError(fmt::format("--timeout {} is out of range: expected 0.001 to 86400 seconds", raw.timeout_s));
   cl.side.device = raw.device;
   cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
-  cl.side.timeout = Milliseconds(static_cast<long long>(raw.timeout_s * 1000));
+  cl.side.timeout = timeout_option(raw.timeout_s);
   if (vm.count("mtu")) {
     if (raw.mtu != 256 && raw.mtu != 512 && raw.mtu != 1024 && raw.mtu != 2048 && raw.mtu != 4096)
       throw UsageError(fmt::format("-m/--mtu {} is invalid: expected 256, 512, 1024, 2048 or 4096", raw.mtu));

@@ -2,6 +2,8 @@
 // Command-line options shared by every benchmark binary (Boost.Program_options
 // groups), turned into the library's SideConfig and TestSpec.
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +52,17 @@ class UsageError : public Error {
  public:
   using Error::Error;
 };
+
+/// A UsageError unless low <= value <= high (NaN is out of every range):
+/// "OPTION VALUE is out of range: expected LOW to HIGH[UNIT]".
+template <typename T>
+void require_range(const char* option, T value, T low, T high, const char* unit = "") {
+  if (!(value >= low && value <= high))
+    throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", option, value, low, high, unit));
+}
+
+/// --timeout, in seconds as every binary takes it: 0.001 to 86400.
+Milliseconds timeout_option(double seconds);
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args);
 

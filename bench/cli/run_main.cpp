@@ -11,19 +11,13 @@
 #include "rdmabench/system/cpu_governor.hpp"
 #include "rdmabench/engine/engine.hpp"
 #include "rdmabench/topology/topology.hpp"
-#include "rdmabench/version.hpp"
+#include "cli/main_frame.hpp"
+#include "cli/output_file.hpp"
 #include "cli/ready_file.hpp"
 
 namespace rdmabench::cli {
 
 namespace {
-
-/// Opens an output file or fails naming the option.
-std::unique_ptr<std::ofstream> open_output(const std::string& path, const char* option) {
-  auto file = std::make_unique<std::ofstream>(path);
-  if (!*file) throw Error(fmt::format("cannot write {} file '{}'", option, path));
-  return file;
-}
 
 struct Outputs {
   std::vector<std::unique_ptr<std::ofstream>> files;
@@ -127,27 +121,9 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
 }  // namespace
 
 int run_main(const BenchmarkKind& kind, int argc, char** argv) {
-  CommandLine cl;
-  try {
-    cl = parse_command_line(kind, std::vector<std::string>(argv + 1, argv + argc));
-  } catch (const UsageError& e) {
-    std::cerr << kind.name << ": error: " << e.what() << "\nTry '" << kind.name << " --help'.\n";
-    return 2;
-  }
-  if (cl.show_help) {
-    std::cout << cl.help_text;
-    return 0;
-  }
-  if (cl.show_version) {
-    print_version(kind.name);
-    return 0;
-  }
-  try {
-    return run(kind, cl);
-  } catch (const std::exception& e) {
-    std::cerr << kind.name << ": error: " << e.what() << std::endl;
-    return 1;
-  }
+  return main_frame(
+      kind.name, [&] { return parse_command_line(kind, std::vector<std::string>(argv + 1, argv + argc)); },
+      [&](const CommandLine& cl) { return run(kind, cl); });
 }
 
 }  // namespace rdmabench::cli

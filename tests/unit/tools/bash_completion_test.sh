@@ -6,8 +6,8 @@
 # arg) to file names, a value option's argument (--size) to nothing, and
 # -d/--ib-dev to the devices of /sys/class/infiniband where there are any.
 #
-# Usage: tests/unit/bash_completion_test.sh GENERATOR BINARY
-#   e.g. tests/unit/bash_completion_test.sh cmake/bash_completion.py build/bench/rdma_write_bw
+# Usage: tests/unit/tools/bash_completion_test.sh GENERATOR BINARY
+#   e.g. tests/unit/tools/bash_completion_test.sh cmake/bash_completion.py build/bench/rdma_write_bw
 # Exit: 0 all checks passed; 1 one failed; 2 usage.
 set -uo pipefail
 [ $# -eq 2 ] || { sed -n 's/^# \{0,1\}//; /^Usage:/,/^Exit:/p' "$0" >&2; exit 2; }

@@ -9,7 +9,7 @@
 #   ... rdma-core ...
 # (TOOL: its file name), as the binaries do, exit 0, under the same stand-ins.
 set -uo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd -P)
+repo=$(cd "$(dirname "$0")/../../.." && pwd -P)
 stubs=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-help.XXXXXX")
 trap 'rm -rf "$stubs"' EXIT
 for name in apt-get apt dpkg sudo pip pip3 cmake ctest cpack make ninja gcc g++ cc c++ clang clang++ \

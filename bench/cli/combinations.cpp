@@ -10,27 +10,9 @@ namespace rdmabench::cli {
 
 namespace {
 
-/// Options that apply to some kinds of benchmark only.
-void check_applicability(const BenchmarkKind& kind, const po::variables_map& vm, const TestSpec& spec) {
-  const bool bandwidth = kind.measurement == Measurement::bandwidth;
-  if (given(vm, "atomic") && kind.operation != Operation::atomic)
-    throw UsageError("-A/--atomic-type applies to atomic tests; " + kind.name + " runs none");
-  if (given(vm, "post_list") && !bandwidth)
-    throw UsageError("-l/--post-list applies to bandwidth tests; " + kind.name + " has one message in flight");
-  if (given(vm, "rx_depth") && kind.operation != Operation::send)
-    throw UsageError("-r/--rx-depth applies to send tests; " + kind.name + " posts no receives");
-  if (given(vm, "queue_pairs") && !bandwidth)
-    throw UsageError("-q/--qp applies to bandwidth tests; " + kind.name + " times one message at a time on one QP");
-  if (spec.bidirectional && !bandwidth)
-    throw UsageError("-b/--bidirectional applies to bandwidth tests; " + kind.name +
-                     " already times messages in both directions");
-  if (spec.write_with_imm && kind.operation != Operation::write)
-    throw UsageError("--write-with-imm applies to write tests; " + kind.name + " performs no RDMA writes");
-  const bool idle_server = server_is_passive(spec) && !bandwidth;
-  if (given(vm, "passive_wait") && !idle_server)
-    throw UsageError("--passive-wait applies to rdma_read_lat and rdma_atomic_lat, whose server "
-                     "is idle while the client times; " + kind.name +
-                     (bandwidth ? " is a bandwidth test" : "'s server answers every message"));
+/// What the table's applicability does not say: a value that rules out
+/// another option.
+void check_applicability(const BenchmarkKind& kind, const TestSpec& spec) {
   if (spec.validate && kind.operation == Operation::atomic)
     throw UsageError("--validate checks data transfers; atomics move no buffer to check");
 }
@@ -66,7 +48,8 @@ void check_outputs(const BenchmarkKind& kind, const CommandLine& cl) {
 }  // namespace
 
 void check_combinations(const BenchmarkKind& kind, const po::variables_map& vm, const CommandLine& cl) {
-  check_applicability(kind, vm, cl.spec);
+  check_table_applicability(vm, kind.name, cl.spec);
+  check_applicability(kind, cl.spec);
   // The same range rules a server applies to a client's hello, here for the
   // limits one option sets another (-l and -Q within -t, -r for send_lat).
   if (auto problem = find_out_of_range(cl.spec)) throw UsageError(*problem);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/combinations.hpp"
+#include "cli/side_options.hpp"
 #include "cli/table_options.hpp"
 
 namespace po = boost::program_options;
@@ -47,63 +48,12 @@ namespace {
 struct RawOptions {
   std::string rate;
   long long burst = -1;
-  std::string device, size, mem = "host", cuda_bus_id, gdr, clock = "auto", output, numa = "auto",
-      relaxed_ordering = "on";
-  std::string load_size;  ///< --load-size, parsed as -s is (64K)
-  long long cpu = -1;
+  std::string device, size, clock = "auto", output;
   int ib_port = 1;
   long long gid_index = -1;
   int tcp_port = 18515;
-  long long inline_size = -1, mtu = 0, sl = 0, tclass = 0, pkey_index = 0;
   double timeout_s = 10;
 };
-
-/// --mem, --cuda-bus-id and --gdr together. Unknown memory types are refused
-/// here, before any connection; the list of valid ones is the library's.
-MemoryChoice parse_memory_options(const std::string& mem, const std::string* bus_id, const std::string* gdr) {
-  MemoryChoice choice;
-  try {
-    choice = parse_memory_choice(mem);
-  } catch (const Error& e) {
-    throw UsageError(std::string("--mem: ") + e.what());
-  }
-  if (bus_id) {
-    if (!choice.is_cuda())
-      throw UsageError(fmt::format("--cuda-bus-id applies to --mem cuda or cuda-host; --mem is {}", mem));
-    if (mem.find(':') != std::string::npos)
-      throw UsageError(fmt::format("--mem {} and --cuda-bus-id both name a GPU: give --mem {} with "
-                                   "--cuda-bus-id, or the ordinal alone",
-                                   mem, mem.substr(0, mem.find(':'))));
-    if (!is_pci_bus_id(*bus_id))
-      throw UsageError(fmt::format("--cuda-bus-id {} is not a PCI address: expected BB:DD.F or "
-                                   "DDDD:BB:DD.F in hex, such as 3b:00.0 (nvidia-smi -q shows Bus Id)",
-                                   *bus_id));
-    choice.cuda_bus_id = *bus_id;
-  }
-  if (gdr) {
-    if (choice.kind != MemoryChoice::Kind::cuda)
-      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N); --mem is {}", mem));
-    if (*gdr == "auto") choice.gdr = GdrMode::automatic;
-    else if (*gdr == "dmabuf") choice.gdr = GdrMode::dmabuf;
-    else if (*gdr == "peermem") choice.gdr = GdrMode::peermem;
-    else throw UsageError(fmt::format("--gdr {} is unknown: expected dmabuf, peermem or auto", *gdr));
-  }
-  return choice;
-}
-
-/// --cpu must name a CPU this process may use; --numa is auto or off.
-void parse_placement(const RawOptions& raw, const po::variables_map& vm, CpuPlacementRequest& placement) {
-  if (raw.numa == "auto") placement.follow_device_numa = true;
-  else if (raw.numa == "off") placement.follow_device_numa = false;
-  else throw UsageError(fmt::format("--numa {} is unknown: expected auto or off", raw.numa));
-  if (!vm.count("cpu")) return;
-  const auto allowed = allowed_cpus();
-  const bool fits = raw.cpu >= 0 && raw.cpu <= std::numeric_limits<int>::max();
-  if (!fits || !std::binary_search(allowed.begin(), allowed.end(), static_cast<int>(raw.cpu)))
-    throw UsageError(fmt::format("--cpu {} is not a CPU this process may run on; valid CPUs: {}", raw.cpu,
-                                 format_cpu_list(allowed)));
-  placement.cpu = static_cast<int>(raw.cpu);
-}
 
 /// The spec a binary runs when no option changes it.
 TestSpec kind_defaults(const BenchmarkKind& kind) {
@@ -118,23 +68,18 @@ TestSpec kind_defaults(const BenchmarkKind& kind) {
 
 // ---------------------------------------------------------------- groups
 
-po::options_description device_options(RawOptions& raw) {
+po::options_description device_options(RawOptions& raw, const TestSpec& defaults, po::options_description& hidden) {
   po::options_description device("Device");
   device.add_options()
       ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
       ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
-      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)")
-      ("mtu,m", po::value(&raw.mtu), "path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU)")
-      ("sl", po::value(&raw.sl), "service level, 0-15")
-      ("tclass", po::value(&raw.tclass), "traffic class (RoCE: DSCP and ECN bits), 0-255")
-      ("pkey-index", po::value(&raw.pkey_index), "index into the port's P_Key table (default 0)")
-      ("inline-size,I", po::value(&raw.inline_size),
-       "max inline bytes (default as perftest's: 0 for bandwidth tests, reads, atomics and GPU memory; "
-       "220 for write latency, 236 for send latency (188 on UD), less on devices known to take less)");
+      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)");
+  declare_side_options(device, hidden, SideGroup::device, defaults);
   return device;
 }
 
-po::options_description connection_options(RawOptions& raw, CommandLine& cl, const TestSpec& defaults) {
+po::options_description connection_options(RawOptions& raw, CommandLine& cl, const TestSpec& defaults,
+                                           po::options_description& hidden) {
   po::options_description connection("Connection");
   connection.add_options()
       ("port,p", po::value(&raw.tcp_port)->default_value(18515), "TCP control port (rdma_cm uses port + 1)")
@@ -145,11 +90,12 @@ po::options_description connection_options(RawOptions& raw, CommandLine& cl, con
        "server: listen on this address only, for the TCP port and rdma_cm (default: every address)")
       ("ready-file", po::value(&cl.ready_file),
        "server: once listening, write a JSON line (ready, pid, tcp_port, rdma_cm_port) to FILE, for scripts");
-  declare_table_options(connection, OptionGroup::connection, defaults);
+  declare_table_options(connection, hidden, OptionGroup::connection, defaults);
   return connection;
 }
 
-po::options_description test_options(RawOptions& raw, const TestSpec& defaults) {
+po::options_description test_options(RawOptions& raw, const TestSpec& defaults,
+                                     po::options_description& hidden) {
   po::options_description test("Test");
   test.add_options()
       ("size,s", po::value(&raw.size), fmt::format("message size in bytes, K/M/G suffixes (default {})", defaults.sizes.front()).c_str())
@@ -162,38 +108,27 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults) 
        "servers answer each message as it arrives (writes carry immediate data: not on iWARP)")
       ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
        "catching up after a stall (default 1)");
-  test.add_options()("load-size", po::value(&raw.load_size),
-                      "with --load-qps: bytes of each load message, K/M/G suffixes (default 64K)");
-  declare_table_options(test, OptionGroup::test, defaults);
+  declare_table_options(test, hidden, OptionGroup::test, defaults);
   return test;
 }
 
-po::options_description memory_options(RawOptions& raw) {
+po::options_description memory_options(const TestSpec& defaults, po::options_description& hidden) {
   po::options_description memory("Memory");
-  memory.add_options()
-      ("mem", po::value(&raw.mem)->default_value("host"),
-       "buffer memory on this side: host, hugepage, cuda:N (GPU N) or cuda-host:N (pinned by CUDA)")
-      ("cuda-bus-id", po::value(&raw.cuda_bus_id), "the GPU of --mem cuda/cuda-host by PCI address, BB:DD.F or DDDD:BB:DD.F")
-      ("gdr", po::value(&raw.gdr), "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)")
-      ("relaxed-ordering", po::value(&raw.relaxed_ordering)->default_value("on"),
-       "on: register the data buffers with PCIe relaxed ordering where the device has it (never a "
-       "buffer the CPU polls); off: strict ordering, for hosts whose PCIe root mishandles it");
+  declare_side_options(memory, hidden, SideGroup::memory, defaults);
   return memory;
 }
 
-po::options_description placement_options(RawOptions& raw, const TestSpec& defaults) {
+po::options_description placement_options(const TestSpec& defaults, po::options_description& hidden) {
   po::options_description placement("CPU placement");
-  placement.add_options()
-      ("cpu", po::value(&raw.cpu), "run the benchmark thread on this CPU only")
-      ("numa", po::value(&raw.numa)->default_value("auto"),
-       "auto: run on the CPUs of the device's NUMA node (when known); off: leave it to the scheduler");
-  declare_table_options(placement, OptionGroup::placement, defaults);
+  declare_side_options(placement, hidden, SideGroup::placement, defaults);
+  declare_table_options(placement, hidden, OptionGroup::placement, defaults);
   return placement;
 }
 
-po::options_description output_options(RawOptions& raw, CommandLine& cl, const TestSpec& defaults) {
+po::options_description output_options(RawOptions& raw, CommandLine& cl, const TestSpec& defaults,
+                                       po::options_description& hidden) {
   po::options_description output("Output");
-  declare_table_options(output, OptionGroup::output, defaults);
+  declare_table_options(output, hidden, OptionGroup::output, defaults);
   output.add_options()
       ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
@@ -208,7 +143,7 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
 
 /// Device and connection: ranges fixed by the protocol; device limits are
 /// checked against the device once it is open.
-void apply_side_options(const RawOptions& raw, const po::variables_map& vm, CommandLine& cl) {
+void apply_device_options(const RawOptions& raw, const po::variables_map& vm, CommandLine& cl) {
   require_range("-i/--ib-port", raw.ib_port, 1, 255);
   require_range("-p/--port", raw.tcp_port, 1, 65534);
   if (vm.count("gid-index")) {
@@ -219,32 +154,11 @@ void apply_side_options(const RawOptions& raw, const po::variables_map& vm, Comm
   cl.side.port = static_cast<std::uint8_t>(raw.ib_port);
   cl.side.tcp_port = static_cast<std::uint16_t>(raw.tcp_port);
   cl.side.timeout = timeout_option(raw.timeout_s);
-  if (vm.count("mtu")) {
-    if (raw.mtu != 256 && raw.mtu != 512 && raw.mtu != 1024 && raw.mtu != 2048 && raw.mtu != 4096)
-      throw UsageError(fmt::format("-m/--mtu {} is invalid: expected 256, 512, 1024, 2048 or 4096", raw.mtu));
-    cl.side.qp.mtu_bytes = static_cast<std::uint32_t>(raw.mtu);
-  }
-  require_range("--sl", raw.sl, 0LL, 15LL);
-  require_range("--tclass", raw.tclass, 0LL, 255LL);
-  cl.side.qp.service_level = static_cast<std::uint8_t>(raw.sl);
-  cl.side.qp.traffic_class = static_cast<std::uint8_t>(raw.tclass);
-  require_range("--pkey-index", raw.pkey_index, 0LL, 65535LL);
-  cl.side.qp.pkey_index = static_cast<std::uint16_t>(raw.pkey_index);
-  if (vm.count("inline-size")) {
-    require_range("-I/--inline-size", raw.inline_size, 0LL, 65536LL);
-    cl.side.qp.inline_bytes = static_cast<std::uint32_t>(raw.inline_size);
-  }
   cl.spec.connect = vm["rdma-cm"].as<bool>() ? ConnectMethod::rdma_cm : ConnectMethod::tcp_exchange;
 }
 
-/// Memory, placement and the clock: this side's own choices.
-void apply_local_options(const RawOptions& raw, const po::variables_map& vm, CommandLine& cl) {
-  cl.side.memory = parse_memory_options(raw.mem, vm.count("cuda-bus-id") ? &raw.cuda_bus_id : nullptr,
-                                        vm.count("gdr") ? &raw.gdr : nullptr);
-  if (raw.relaxed_ordering != "on" && raw.relaxed_ordering != "off")
-    throw UsageError(fmt::format("--relaxed-ordering {} is unknown: expected on or off", raw.relaxed_ordering));
-  cl.side.qp.relaxed_ordering = raw.relaxed_ordering == "on";
-  parse_placement(raw, vm, cl.placement);
+/// The clock: how this side stamps.
+void apply_clock(const RawOptions& raw, CommandLine& cl) {
   if (raw.clock == "auto") cl.clock = ClockChoice::automatic;
   else if (raw.clock == "tsc") cl.clock = ClockChoice::tsc;
   else if (raw.clock == "monotonic") cl.clock = ClockChoice::monotonic;
@@ -322,13 +236,9 @@ void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const Benc
 /// --load-qps, --load-size and --load-op: the background load of a latency
 /// test, chosen by the client (the server adopts it from the hello). Where
 /// the load cannot run at all, find_unsupported says so.
-void apply_load(const RawOptions& raw, const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
-  if (vm.count("load-size")) {
-    cl.spec.load_size = parse_size(raw.load_size);
-    require_range("--load-size", cl.spec.load_size, std::uint64_t{1}, kMaxLoadBytes, " bytes");
-  }
+void apply_load(const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
   const bool load = cl.spec.load_queue_pairs != 0;
-  if (!load && (vm.count("load-size") || given(vm, "load_op")))
+  if (!load && (given(vm, "load_size") || given(vm, "load_op")))
     throw UsageError("--load-size and --load-op shape the load of --load-qps; give --load-qps N with "
                      "them, or drop them");
   if (load && kind.measurement == Measurement::latency && !cl.is_client())
@@ -359,12 +269,14 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   general.add_options()
       ("help,h", po::bool_switch(&cl.show_help), "show this help")
       ("version", po::bool_switch(&cl.show_version), "show the version");
-  po::options_description all;
-  all.add(device_options(raw)).add(connection_options(raw, cl, defaults)).add(test_options(raw, defaults))
-      .add(memory_options(raw)).add(placement_options(raw, defaults)).add(output_options(raw, cl, defaults))
-      .add(general);
+  // What --help shows, and what is parsed besides: the table's options
+  // that do not apply to this binary, so that it refuses them by name.
+  po::options_description all, hidden;
+  all.add(device_options(raw, defaults, hidden)).add(connection_options(raw, cl, defaults, hidden))
+      .add(test_options(raw, defaults, hidden)).add(memory_options(defaults, hidden))
+      .add(placement_options(defaults, hidden)).add(output_options(raw, cl, defaults, hidden)).add(general);
   po::options_description parsed;
-  parsed.add(all).add_options()("server", po::value(&cl.side.server));
+  parsed.add(all).add(hidden).add_options()("server", po::value(&cl.side.server));
   po::positional_options_description positional;
   positional.add("server", 1);
 
@@ -382,11 +294,12 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (cl.show_help || cl.show_version) return cl;
 
   cl.spec = defaults;
-  apply_side_options(raw, vm, cl);
-  apply_local_options(raw, vm, cl);
+  apply_device_options(raw, vm, cl);
+  apply_side_options(vm, kind.name, cl);
+  apply_clock(raw, cl);
   apply_table_options(vm, cl.spec);
   apply_sizes(raw, vm, kind, cl.spec);
-  apply_load(raw, vm, kind, cl);
+  apply_load(vm, kind, cl);
   apply_bare_output(raw, kind, cl);
   apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);

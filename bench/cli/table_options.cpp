@@ -46,6 +46,8 @@ void declare_row(po::options_description& options, const TestParameter<T>& row, 
     options.add_options()(name.c_str(), po::bool_switch(), help.c_str());
   } else if constexpr (TestEnum<T>) {
     options.add_options()(name.c_str(), po::value<std::string>(), help.c_str());
+  } else if (row.bounds.size) {
+    options.add_options()(name.c_str(), po::value<std::string>(), help.c_str());
   } else if constexpr (std::is_integral_v<T>) {
     options.add_options()(name.c_str(), po::value<long long>(), help.c_str());
   }
@@ -64,9 +66,15 @@ void apply_row(const po::variables_map& vm, const TestParameter<T>& row, TestSpe
       if (text == names[code - 1]) return void(spec.*row.member = static_cast<T>(code));
     throw UsageError(fmt::format("{} {} is unknown: expected {}", row.option, text, names_or(T{})));
   } else if constexpr (std::is_integral_v<T>) {
+    const Bounds& b = row.bounds;
+    if (b.size) {
+      const std::uint64_t bytes = parse_size(vm[name].template as<std::string>());
+      require_range(row.option, bytes, b.min, b.max, b.unit);
+      spec.*row.member = static_cast<T>(bytes);
+      return;
+    }
     // On the command line 0 is never "the default": leaving the option out is.
     const long long value = vm[name].template as<long long>();
-    const Bounds& b = row.bounds;
     if (value < static_cast<long long>(b.min) || value > static_cast<long long>(b.max))
       throw UsageError(fmt::format("{} {} is out of range: expected {} to {}{}", row.option, value,
                                    b.min, b.max, b.unit));
@@ -76,10 +84,23 @@ void apply_row(const po::variables_map& vm, const TestParameter<T>& row, TestSpe
 
 }  // namespace
 
-void declare_table_options(po::options_description& options, OptionGroup group,
-                           const TestSpec& defaults) {
+void declare_table_options(po::options_description& options, po::options_description& hidden,
+                           OptionGroup group, const TestSpec& defaults) {
   for_each_test_parameter([&](const auto& row) {
-    if (row.group == group && group != OptionGroup::none) declare_row(options, row, defaults);
+    if (row.group != group || group == OptionGroup::none) return;
+    // Declared either way, so that a binary refuses it by name with the reason.
+    const bool shown = row.applies.covers(defaults.operation, defaults.measurement);
+    declare_row(shown ? options : hidden, row, defaults);
+  });
+}
+
+void check_table_applicability(const po::variables_map& vm, const std::string& binary,
+                               const TestSpec& spec) {
+  for_each_test_parameter([&](const auto& row) {
+    if (row.group == OptionGroup::none || row.applies.covers(spec.operation, spec.measurement)) return;
+    if (given(vm, row.key))
+      throw UsageError(fmt::format("{} applies to {}; {}{}", row.option, row.applies.tests, binary,
+                                   row.applies.otherwise));
   });
 }
 

@@ -41,7 +41,31 @@ struct Bounds {
   std::uint64_t max = 0;
   bool zero_means_default = false;
   const char* unit = "";  ///< appended to the range in messages: " seconds"
+  bool size = false;      ///< a byte count, given as -s is: 4096, 64K, 8M
 };
+
+/// Which binaries take an option: the operations and measurements it
+/// applies to (empty: all), and how a binary outside them refuses it:
+/// "OPTION applies to TESTS; BINARY OTHERWISE" ("-l/--post-list applies to
+/// bandwidth tests; rdma_write_lat has one message in flight"). Their
+/// --help does not list it.
+struct AppliesTo {
+  std::uint8_t operations = 0;    ///< bits of applies_bit(Operation); 0: every operation
+  std::uint8_t measurements = 0;  ///< bits of applies_bit(Measurement); 0: both
+  const char* tests = "";         ///< "bandwidth tests"
+  const char* otherwise = "";     ///< " has one message in flight", after the binary's name
+
+  constexpr bool covers(Operation operation, Measurement measurement) const {
+    return (!operations || (operations & (1u << static_cast<unsigned>(operation)))) &&
+           (!measurements || (measurements & (1u << static_cast<unsigned>(measurement))));
+  }
+};
+constexpr std::uint8_t applies_bit(Operation operation) {
+  return static_cast<std::uint8_t>(1u << static_cast<unsigned>(operation));
+}
+constexpr std::uint8_t applies_bit(Measurement measurement) {
+  return static_cast<std::uint8_t>(1u << static_cast<unsigned>(measurement));
+}
 
 /// One row of the table.
 template <typename T>
@@ -57,6 +81,7 @@ struct TestParameter {
   /// must_match enums: the message after "mismatched OPTION: ", with
   /// {server} and {client} for the two values; empty: a generic one.
   const char* mismatch = "";
+  AppliesTo applies{};  ///< empty: every binary takes it
 };
 
 /// The names of an enum's values as the command line and the reports spell
@@ -135,9 +160,10 @@ inline constexpr auto kTestParameters = std::make_tuple(
         OptionGroup::test, "operations in flight (default {})", {1, 65536}},
     TestParameter<std::uint32_t>{"rx_depth", "-r/--rx-depth", &TestSpec::rx_depth, Agreement::adopt,
         OptionGroup::test, "receives kept posted (send tests; default 512, 4096 on iWARP)",
-        {1, 65536, true}},
+        {1, 65536, true}, "", {applies_bit(Operation::send), 0, "send tests", " posts no receives"}},
     TestParameter<std::uint32_t>{"post_list", "-l/--post-list", &TestSpec::post_list, Agreement::adopt,
-        OptionGroup::test, "work requests per post, chained (bandwidth tests; default 1)", {1, 65536}},
+        OptionGroup::test, "work requests per post, chained (bandwidth tests; default 1)", {1, 65536}, "",
+        {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " has one message in flight"}},
     TestParameter<std::uint32_t>{"cq_mod", "-Q/--cq-mod", &TestSpec::cq_mod, Agreement::adopt,
         OptionGroup::test, "signal one write in N (bandwidth; default 3/4 of the tx depth, at most "
         "100, and at least one per 64 KiB)", {1, 65536, true}},
@@ -147,16 +173,19 @@ inline constexpr auto kTestParameters = std::make_tuple(
         OptionGroup::output, "after each size, check every byte of untimed messages"},
     TestParameter<AtomicOp>{"atomic", "-A/--atomic-type", &TestSpec::atomic, Agreement::must_match,
         OptionGroup::test, "atomic tests: FETCH_AND_ADD (default) or CMP_AND_SWAP", {},
-        "the server runs {server}, the client {client}; give the same on both sides"},
+        "the server runs {server}, the client {client}; give the same on both sides",
+        {applies_bit(Operation::atomic), 0, "atomic tests", " runs none"}},
     TestParameter<std::uint32_t>{"queue_pairs", "-q/--qp", &TestSpec::queue_pairs, Agreement::adopt,
         OptionGroup::test, "queue pairs on the connection (bandwidth tests; default 1)",
-        {1, kMaxQueuePairs}},
+        {1, kMaxQueuePairs}, "",
+        {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " times one message at a time on one QP"}},
     TestParameter<std::uint32_t>{"load_queue_pairs", "--load-qps", &TestSpec::load_queue_pairs,
         Agreement::adopt, OptionGroup::test, "latency tests, client: while the latency is measured, "
         "N more RC queue pairs stream --load-op messages of --load-size to the server (latency "
         "under load)", {1, kMaxLoadQueuePairs, true, " load queue pairs"}},
     TestParameter<std::uint64_t>{"load_size", "--load-size", &TestSpec::load_size, Agreement::adopt,
-        OptionGroup::none, "", {1, kMaxLoadBytes, false, " bytes"}},
+        OptionGroup::test, "with --load-qps: bytes of each load message, K/M/G suffixes (default 64K)",
+        {1, kMaxLoadBytes, false, " bytes", /*size=*/true}},
     TestParameter<LoadOp>{"load_op", "--load-op", &TestSpec::load_op, Agreement::adopt,
         OptionGroup::test, "with --load-qps: write (default), read, or send (the server keeps "
         "receives posted on each load QP)"},
@@ -165,7 +194,8 @@ inline constexpr auto kTestParameters = std::make_tuple(
         "not timed", {1, 86400, true, " seconds"}},
     TestParameter<bool>{"bidirectional", "-b/--bidirectional", &TestSpec::bidirectional,
         Agreement::must_match, OptionGroup::test,
-        "both sides send at once (bandwidth tests; give it on both sides)"},
+        "both sides send at once (bandwidth tests; give it on both sides)", {}, "",
+        {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " already times messages in both directions"}},
     TestParameter<std::vector<std::uint64_t>>{"sizes", "-s/--size", &TestSpec::sizes, Agreement::adopt,
         OptionGroup::none, "", {1, kMaxMessageBytes}},
     TestParameter<QpType>{"qp_type", "-c/--connection", &TestSpec::qp_type, Agreement::must_match,
@@ -175,13 +205,16 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<bool>{"write_with_imm", "--write-with-imm", &TestSpec::write_with_imm,
         Agreement::must_match, OptionGroup::test,
         "writes carry immediate data; the target reaps a completion for each (write tests; not on "
-        "iWARP)"},
+        "iWARP)", {}, "", {applies_bit(Operation::write), 0, "write tests", " performs no RDMA writes"}},
     TestParameter<bool>{"warmup_each_size", "", &TestSpec::warmup_each_size, Agreement::adopt},
     TestParameter<PassiveWait>{"passive_wait", "--passive-wait", &TestSpec::passive_wait,
         Agreement::adopt, OptionGroup::placement,
         "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), "
         "so a soft device's responder thread never waits for a CPU to wake, or lets it idle "
-        "(sleep); auto (default) spins on iWARP only; the client's choice holds"},
+        "(sleep); auto (default) spins on iWARP only; the client's choice holds", {}, "",
+        {applies_bit(Operation::read) | applies_bit(Operation::atomic), applies_bit(Measurement::latency),
+         "rdma_read_lat and rdma_atomic_lat, whose server is idle while the client times",
+         " is not one of them"}},
     TestParameter<std::uint32_t>{"qp_timeout", "-u/--qp-timeout", &TestSpec::qp_timeout,
         Agreement::adopt, OptionGroup::connection,
         "RC ack timeout: 4.096 usec x 2^N per try, 7 tries (default {}, ~67 ms)", {1, 31}},

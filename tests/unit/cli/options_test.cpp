@@ -325,8 +325,8 @@ TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[opt
   for (const auto& [kind, value, message] :
        {std::tuple{read_lat, "poll",
                    "--passive-wait poll is unknown: expected auto, spin or sleep"},
-        std::tuple{kLatency, "sleep", "rdma_write_lat's server answers every message"},
-        std::tuple{kBandwidth, "spin", "rdma_write_bw is a bandwidth test"}})
+        std::tuple{kLatency, "sleep", "rdma_write_lat is not one of them"},
+        std::tuple{kBandwidth, "spin", "rdma_write_bw is not one of them"}})
     REQUIRE_THROWS_MATCHES(parse_command_line(kind, {"--passive-wait", value}), UsageError,
                            MessageContains(message));
 }

@@ -142,13 +142,28 @@ TEST_CASE("parameters: the command line applies the same bounds as the table", "
                          MessageContains("-s/--size 1099511627776 is out of range: expected 1 to 4294967295"));
   REQUIRE_THROWS_MATCHES(cli::parse_command_line(kind, {"-D", "100000"}), cli::UsageError,
                          MessageContains("-D/--duration 100000 is out of range: expected 1 to 86400 seconds"));
-  // Every row with an option group shows up in --help under its spelling.
+  // Every row with an option group that applies to this binary shows up in
+  // --help under its spelling; the others do not, and are refused by name.
   const auto help = cli::parse_command_line(kind, {"--help"}).help_text;
+  int hidden = 0;
   for_each_test_parameter([&](const auto& row) {
     if (row.group == OptionGroup::none) return;
     INFO(row.key);
-    CHECK_THAT(help, Catch::Contains(std::string(row.option).substr(std::string(row.option).rfind("--"))));
+    const std::string long_form = std::string(row.option).substr(std::string(row.option).rfind("--"));
+    if (row.applies.covers(kind.operation, kind.measurement)) {
+      CHECK_THAT(help, Catch::Contains(long_form + " "));
+      return;
+    }
+    ++hidden;
+    CHECK_THAT(help, !Catch::Contains(long_form + " "));
+    using T = typename std::decay_t<decltype(row)>::Value;
+    std::vector<std::string> args{long_form};
+    if constexpr (TestEnum<T>) args.push_back(EnumNames<T>::names[0]);
+    else if constexpr (!std::is_same_v<T, bool>) args.push_back("1");
+    REQUIRE_THROWS_MATCHES(cli::parse_command_line(kind, args), cli::UsageError,
+                           MessageContains(std::string(row.option) + " applies to " + row.applies.tests));
   });
+  CHECK(hidden >= 3);  // -A, -r and --passive-wait do not apply to rdma_write_bw
 }
 
 TEST_CASE("parameters: -u/--qp-timeout, added by one row, is parsed, bounded and carried", "[parameters]") {

@@ -51,7 +51,7 @@ void print_overhead_table(std::ostream& out, const OverheadRun& run) {
                      kCounterName, run.counter_ticks_per_us / 1000.0);
   out << fmt::format("A run here would use: {}\n", run.clock_a_run_picks);
   out << fmt::format("Built:    {}, {}\n", compiler(), RDMABENCH_BUILD_TYPE);
-  out << fmt::format("Figures:  median (lowest-highest) of {} runs of {} iterations\n\n", run.repeats,
+  out << fmt::format("Figures:  median (quartiles) of {} runs of {} iterations each\n\n", run.repeats,
                      run.iterations);
   const std::string ticks_header = fmt::format("{} ticks/iteration", kCounterName);
   out << fmt::format("{:<44} {:<24} {}\n", "piece", "ns/iteration", ticks_header);

@@ -2,8 +2,9 @@
 // Times one piece of a loop: `repeats` runs of `iterations` calls each, per
 // call in nanoseconds (CLOCK_MONOTONIC_RAW) and in ticks of the CPU's
 // counter, read around each run. Each figure is the median of the runs, with
-// their lowest and highest beside it: one run in a shared VM can lose its CPU
-// for a while, and the median does not care.
+// their quartiles beside it: a run that lost its CPU to another process (a
+// shared VM does that every few milliseconds) moves neither, where it would
+// be the highest of them.
 
 #include <cstdint>
 #include <utility>
@@ -21,7 +22,7 @@ inline void keep(const T& value) {
 }
 
 struct Spread {
-  double median = 0, low = 0, high = 0;
+  double median = 0, low = 0, high = 0;  ///< low, high: the first and third quartiles
 };
 /// Of a non-empty set of figures.
 Spread spread_of(std::vector<double> figures);

@@ -30,7 +30,8 @@ class AlwaysAlivePeer final : public Bootstrap {
 
  private:
   [[noreturn]] static void refuse(const char* what) {
-    throw Error(std::string("loop_overhead's stand-in peer has no ") + what + ": a timed loop never calls it");
+    throw Error(std::string("loop_overhead's stand-in peer has no ") + what +
+                ": a timed loop never calls it");
   }
   std::atomic<bool> silent_{false};
   std::string name_ = "the stand-in peer";

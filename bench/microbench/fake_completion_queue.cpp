@@ -16,7 +16,8 @@ int poll_one_completion(ibv_cq* cq, int num_entries, ibv_wc* wc) {
 
 }  // namespace
 
-FakeCompletionQueue::FakeCompletionQueue(Holds holds, std::uint32_t byte_len) : byte_len_(byte_len) {
+FakeCompletionQueue::FakeCompletionQueue(Holds holds, std::uint32_t byte_len)
+    : byte_len_(byte_len) {
   context_.ops.poll_cq = holds == Holds::nothing ? poll_nothing : poll_one_completion;
   cq_.context = &context_;
   cq_.cq_context = &byte_len_;

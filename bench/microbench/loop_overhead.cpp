@@ -6,7 +6,6 @@
 // ("Our bookkeeping per sample") sets the figures against a real NIC's.
 // A development benchmark: built with the others, never installed.
 #include <boost/program_options.hpp>
-
 #include <cmath>
 #include <iostream>
 #include <string>
@@ -69,7 +68,8 @@ OverheadRun measure(std::uint64_t iterations, unsigned repeats) {
   row("clock read: " + tsc, ClockRead<TscClock>{});
   row("clock read: clock_gettime", ClockRead<MonotonicClock>{});
   CountedRecorder counted{stamps.data(), 0, iterations};
-  row("recorder: counted (-n), last + record", Recording<CountedRecorder>{counted, round_trip_ticks});
+  row("recorder: counted (-n), last + record",
+      Recording<CountedRecorder>{counted, round_trip_ticks});
   TimedRecorder timed = recorder_keeping_all(histogram, counter.ticks_per_us);
   row("recorder: timed (-D), last + record", Recording<TimedRecorder>{timed, round_trip_ticks});
   row("try_reap_one: empty CQ", TryReap{empty.get(), dog});
@@ -81,17 +81,21 @@ OverheadRun measure(std::uint64_t iterations, unsigned repeats) {
   row("spin turn: empty poll + idle", SpinTurn{empty.get(), dog});
 
   run.whole_sample = "send_lat sample: " + tsc + ", -n";
-  row(run.whole_sample, SendLatencySample<TscClock, CountedRecorder>{counted, sends.get(), receives.get(),
-                                                                     kMessageBytes, dog});
+  row(run.whole_sample, SendLatencySample<TscClock, CountedRecorder>{
+                            counted, sends.get(), receives.get(), kMessageBytes, dog});
   TimedRecorder timed_tsc = recorder_keeping_all(histogram, counter.ticks_per_us);
-  row("send_lat sample: " + tsc + ", -D", SendLatencySample<TscClock, TimedRecorder>{
-                                              timed_tsc, sends.get(), receives.get(), kMessageBytes, dog});
-  row("send_lat sample: clock_gettime, -n", SendLatencySample<MonotonicClock, CountedRecorder>{
-                                                counted, sends.get(), receives.get(), kMessageBytes, dog});
+  row("send_lat sample: " + tsc + ", -D",
+      SendLatencySample<TscClock, TimedRecorder>{timed_tsc, sends.get(), receives.get(),
+                                                 kMessageBytes, dog});
+  row("send_lat sample: clock_gettime, -n",
+      SendLatencySample<MonotonicClock, CountedRecorder>{counted, sends.get(), receives.get(),
+                                                         kMessageBytes, dog});
   TimedRecorder timed_ns = recorder_keeping_all(histogram, kNsPerUs);
-  row("send_lat sample: clock_gettime, -D", SendLatencySample<MonotonicClock, TimedRecorder>{
-                                                timed_ns, sends.get(), receives.get(), kMessageBytes, dog});
-  row("read_lat sample: " + tsc + ", -n", RoundTripSample<TscClock, CountedRecorder>{counted, sends.get(), dog});
+  row("send_lat sample: clock_gettime, -D",
+      SendLatencySample<MonotonicClock, TimedRecorder>{timed_ns, sends.get(), receives.get(),
+                                                       kMessageBytes, dog});
+  row("read_lat sample: " + tsc + ", -n",
+      RoundTripSample<TscClock, CountedRecorder>{counted, sends.get(), dog});
   return run;
 }
 
@@ -109,15 +113,20 @@ int main(int argc, char** argv) {
       "Times the latency loops' own bookkeeping (clock reads, recorders, watchdog,\n"
       "completion handling) on a fake completion queue: no device is used.\n"
       "Options");
+  // clang-format off
   options.add_options()
-      ("iterations", po::value(&iterations)->default_value(iterations), "iterations in each run of a piece")
-      ("repeat", po::value(&repeats)->default_value(repeats), "runs of each piece; the table gives their median and quartiles")
+      ("iterations", po::value(&iterations)->default_value(iterations),
+       "iterations in each run of a piece")
+      ("repeat", po::value(&repeats)->default_value(repeats),
+       "runs of each piece; the table gives their median and quartiles")
       ("help,h", po::bool_switch(&help), "show this help");
+  // clang-format on
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
     po::notify(vm);
-    if (iterations == 0 || repeats == 0) throw po::error("--iterations and --repeat must be at least 1");
+    if (iterations == 0 || repeats == 0)
+      throw po::error("--iterations and --repeat must be at least 1");
   } catch (const po::error& e) {
     std::cerr << "loop_overhead: error: " << e.what() << "\nTry 'loop_overhead --help'.\n";
     return 2;

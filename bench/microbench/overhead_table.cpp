@@ -38,32 +38,39 @@ std::string compiler() {
 }
 
 std::string figure(const Spread& s, int decimals) {
-  return fmt::format("{:>7.{}f} ({:.{}f}-{:.{}f})", s.median, decimals, s.low, decimals, s.high, decimals);
+  return fmt::format("{:>7.{}f} ({:.{}f}-{:.{}f})", s.median, decimals, s.low, decimals, s.high,
+                     decimals);
 }
 
 }  // namespace
 
 void print_overhead_table(std::ostream& out, const OverheadRun& run) {
-  out << fmt::format("loop_overhead: the timed loops' own bookkeeping per iteration, on a fake completion queue\n");
-  out << fmt::format("CPU:      {} ({} CPUs online)\n", cpu_model(), std::thread::hardware_concurrency());
-  out << fmt::format("Counter:  {} at {:.3f} GHz (ticks at that rate, not the core's own cycles when it "
-                     "runs faster or slower)\n",
-                     kCounterName, run.counter_ticks_per_us / 1000.0);
+  out << fmt::format(
+      "loop_overhead: the timed loops' own bookkeeping per iteration, on a fake completion "
+      "queue\n");
+  out << fmt::format("CPU:      {} ({} CPUs online)\n", cpu_model(),
+                     std::thread::hardware_concurrency());
+  out << fmt::format(
+      "Counter:  {} at {:.3f} GHz (ticks at that rate, not the core's own cycles when it "
+      "runs faster or slower)\n",
+      kCounterName, run.counter_ticks_per_us / 1000.0);
   out << fmt::format("A run here would use: {}\n", run.clock_a_run_picks);
   out << fmt::format("Built:    {}, {}\n", compiler(), RDMABENCH_BUILD_TYPE);
-  out << fmt::format("Figures:  median (quartiles) of {} runs of {} iterations each\n\n", run.repeats,
-                     run.iterations);
+  out << fmt::format("Figures:  median (quartiles) of {} runs of {} iterations each\n\n",
+                     run.repeats, run.iterations);
   const std::string ticks_header = fmt::format("{} ticks/iteration", kCounterName);
   out << fmt::format("{:<44} {:<24} {}\n", "piece", "ns/iteration", ticks_header);
   const OverheadRow* whole = nullptr;
   for (const auto& row : run.rows) {
-    out << fmt::format("{:<44} {:<24} {}\n", row.piece, figure(row.timing.ns, 2), figure(row.timing.ticks, 1));
+    out << fmt::format("{:<44} {:<24} {}\n", row.piece, figure(row.timing.ns, 2),
+                       figure(row.timing.ticks, 1));
     if (row.piece == run.whole_sample) whole = &row;
   }
   if (whole) {
     const double ns = whole->timing.ns.median;
-    out << fmt::format("\n'{}': {:.1f} ns, {:.1f}% of the {} us of one ib_send_lat sample on a real NIC\n",
-                       whole->piece, ns, 100.0 * ns / (kRealSendLatencyUs * 1000.0), kRealSendLatencyUs);
+    out << fmt::format(
+        "\n'{}': {:.1f} ns, {:.1f}% of the {} us of one ib_send_lat sample on a real NIC\n",
+        whole->piece, ns, 100.0 * ns / (kRealSendLatencyUs * 1000.0), kRealSendLatencyUs);
   }
 }
 

@@ -180,7 +180,7 @@ TEST_CASE("parameters: -u/--qp-timeout, added by one row, is parsed, bounded and
   CHECK(adopt_client_choice(TestSpec{}, s).qp_timeout == 9);
 }
 
-TEST_CASE("parameters: open_loop has no option of its own; the hello carries the client's to the server",
+TEST_CASE("parameters: open_loop has no option of its own: the hello carries the client's to the server",
           "[parameters]") {
   const cli::BenchmarkKind kind{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
   const TestSpec client = cli::parse_command_line(kind, {"server", "--rate", "1000"}).spec;

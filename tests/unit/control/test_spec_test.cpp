@@ -101,7 +101,7 @@ TEST_CASE("test_spec: signal_interval is -Q, or 3/4 of the queue up to 100", "[t
   CHECK(signal_interval(s, 64) == 100);
 }
 
-TEST_CASE("test_spec: by default a completion comes at least every 64 KiB; -Q overrides", "[test_spec]") {
+TEST_CASE("test_spec: by default a completion comes at least every 64 KiB: -Q overrides", "[test_spec]") {
   using rdmabench::signal_interval;
   rdmabench::TestSpec s;
   s.tx_depth = 128;
@@ -239,7 +239,7 @@ TEST_CASE("test spec: --write-with-imm must be given on both sides, and makes th
   CHECK_FALSE(server_is_passive(client));  // write_bw's target counts arrivals
 }
 
-TEST_CASE("test_spec: an open-loop send or write latency server echoes; writes carry immediate data",
+TEST_CASE("test_spec: an open-loop send or write latency server echoes: writes carry immediate data",
           "[test_spec]") {
   rdmabench::TestSpec write_lat;
   write_lat.operation = rdmabench::Operation::write;

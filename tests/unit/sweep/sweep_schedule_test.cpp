@@ -101,7 +101,7 @@ TEST_CASE("pairwise with two rails pairs within each rail and runs the rails sid
   }
 }
 
-TEST_CASE("cross-rail mixes rails; skip-same-host leaves out pairs of one host", "[sweep]") {
+TEST_CASE("cross-rail mixes rails: skip-same-host leaves out pairs of one host", "[sweep]") {
   const auto endpoints = fabric(5, 2);
   ScheduleOptions options = with(Pattern::pairwise);
   options.pairing.cross_rail = true;

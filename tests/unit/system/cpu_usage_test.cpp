@@ -94,7 +94,7 @@ TEST_CASE("parse_proc_stat: Linux 2.6.9, 7 fields and no steal, 4 CPUs", "[cpu]"
   CHECK(m.cpus == 4);
 }
 
-TEST_CASE("parse_proc_stat: Linux 2.4, 4 fields; and lines in any order", "[cpu]") {
+TEST_CASE("parse_proc_stat: Linux 2.4, 4 fields: and lines in any order", "[cpu]") {
   const auto m = parse_proc_stat("page 5741 1808\ncpu0 40 1 50 900\ncpu  40 1 50 900\nctxt 1\n");
   CHECK(m.user == 40);
   CHECK(m.nice == 1);

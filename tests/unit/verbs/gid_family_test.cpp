@@ -23,7 +23,7 @@ Transport with(TransportKind kind, Gid gid) {
 
 }  // namespace
 
-TEST_CASE("RoCEv2 GIDs of one family pass; of two families are refused naming both", "[transport]") {
+TEST_CASE("RoCEv2 GIDs of one family pass: of two families are refused naming both", "[transport]") {
   CHECK_FALSE(gid_family_mismatch(with(TransportKind::roce_v2, kIpv4), kIpv4));
   CHECK_FALSE(gid_family_mismatch(with(TransportKind::roce_v2, kIpv6), kIpv6));
   const auto mismatch = gid_family_mismatch(with(TransportKind::roce_v2, kIpv4), kIpv6);

@@ -18,7 +18,7 @@ std::string scatter_to_cqe() {
 
 }  // namespace
 
-TEST_CASE("GPU memory turns mlx5's scatter-to-CQE off; host memory leaves it alone", "[provider]") {
+TEST_CASE("GPU memory turns mlx5's scatter-to-CQE off: host memory leaves it alone", "[provider]") {
   std::vector<std::string> notices;
   const auto notice = [&](const std::string& n) { notices.push_back(n); };
   SECTION("host memory") {

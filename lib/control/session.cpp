@@ -22,6 +22,7 @@
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
+#include "control/connection_plan.hpp"
 #include "control/session_internal.hpp"
 #include "control/inline_size.hpp"
 #include "memory/memory_policy.hpp"
@@ -59,7 +60,10 @@ void finish_handshake(Session& s) {
   // Then the load's (--load-qps), each carrying the peer's load buffer.
   for (std::size_t q = 0; q < c.load.qps.size(); ++q) {
     const auto peer = s.peer->exchange(local_endpoint(s, q, /*load=*/true), s.timeout, "load endpoint");
-    if (c.cm_ids.empty()) c.connect_load_qp(q, qp_address(peer));
+    if (c.cm_ids.empty()) {
+      if (auto mismatch = gid_family_mismatch(c.transport, peer.gid)) throw Error(*mismatch);
+      c.connect_load_qp(q, qp_address(peer));
+    }
     if (q == 0) adopt_remote(s, peer, /*load=*/true);
   }
   if (!c.cm_ids.empty()) c.read_cm_path_mtu();
@@ -206,6 +210,10 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
     check_qp_options(config.qp, port, spec.connect, notice);
+    // The queues this test needs, against this device's limits, before the
+    // server is asked (the same plan is made again once connected).
+    (void)plan_connection(spec, config.qp, port, transport, query_device_limits(context.get()),
+                          memory->cpu_accessible());
   }
 
   // After the device's own limits (which name the device), before connecting.
@@ -238,6 +246,10 @@ struct Server::Impl {
   EventChannel cm_events;
   CmId cm_listener;
   std::string last_refusal;  ///< why screen() last turned a client away
+
+  /// True for the attribute-exchange method, whose runs use the device this
+  /// server opened by name.
+  bool runs_on_opened_device() const { return spec.connect == ConnectMethod::tcp_exchange; }
 
   /// The session for the client on `control` (reached from `control_host`),
   /// or nullopt when screen() refused it.
@@ -300,6 +312,31 @@ struct Server::Impl {
     return std::nullopt;
   }
 
+  /// The device this server will run on, before any client's run: the one
+  /// it opened (the exchange method, or -R with -d), else the one rdma_cm
+  /// bound the listener to (-R with --bind); null when rdma_cm decides per
+  /// connection.
+  ibv_context* screening_device() const {
+    if (context) return context.get();
+    return cm_listener ? cm_listener->verbs : nullptr;
+  }
+
+  /// Throws unless this device can carry `adopted`: sizes, UD MTU, and the
+  /// queues its plan needs (depths, CQ entries, QPs), as the run would
+  /// create them after the hello.
+  void screen_against_device(const TestSpec& adopted) const {
+    ibv_context* device = screening_device();
+    if (!device) return;
+    const PortAttributes device_port = context ? port : query_port(device, cm_listener->port_num);
+    const Transport device_transport =
+        context ? transport : resolve_transport(device_port, std::nullopt, AddressFamily::ipv4);
+    check_sizes_fit(adopted, device_port);
+    check_datagram_sizes(adopted, config.qp.mtu_bytes.value_or(device_port.active_mtu_bytes), device_port.device);
+    check_device_can_run(adopted, device);
+    (void)plan_connection(adopted, config.qp, device_port, device_transport, query_device_limits(device),
+                          !memory || memory->cpu_accessible());
+  }
+
   /// The spec to run for the client on `control`, or nullopt after refusing
   /// it: a bad hello, a conflict with this server's options, or a run this
   /// device or host cannot hold.
@@ -308,13 +345,10 @@ struct Server::Impl {
     if (!hello) return std::nullopt;
     if (auto conflict = find_conflict(spec, *hello)) return refuse(control, *conflict);
     TestSpec adopted = adopt_client_choice(spec, *hello);
-    if (context) {
-      try {
-        check_sizes_fit(adopted, port);
-        check_datagram_sizes(adopted, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
-      } catch (const Error& e) {
-        return refuse(control, std::string("server side: ") + e.what());
-      }
+    try {
+      screen_against_device(adopted);
+    } catch (const Error& e) {
+      return refuse(control, std::string("server side: ") + e.what());
     }
     if (auto shortfall = find_memory_shortfall(adopted, available_memory()))
       return refuse(control, "server side: " + *shortfall);
@@ -422,6 +456,11 @@ std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, c
   if (!adopted) return std::nullopt;
   control->send(wire::Barrier{kAcceptedBarrier});
 
+  // The device goes to the session; a later client's run opens it again.
+  if (!context && runs_on_opened_device()) {
+    context = open_device(config.device);
+    port = query_port(context.get(), config.port);
+  }
   auto session_memory = memory ? std::move(memory) : prepare_memory(config.memory, *adopted);
   Session s(Role::server, std::move(control), std::move(*adopted), config.timeout, std::move(session_memory));
   connect_queues(s, [&] {
@@ -441,8 +480,15 @@ Session Server::accept_client() {
     auto control = m.accept_control();
     if (!control) continue;
     const std::string control_host = control->peer_host();
-    if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(*control)), control_host))
-      return std::move(*session);
+    const std::string who = control->peer_name();
+    try {
+      if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(*control)), control_host))
+        return std::move(*session);
+    } catch (const Error& e) {
+      // Accepted, then failed (connect, endpoint, resources): that client's
+      // run ends, and it has been told why; the server serves the next.
+      m.notice(fmt::format("the run for {} failed: {}; still waiting for a client", who, e.what()));
+    }
   }
 }
 

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 #include "rdmabench/control/test_parameters.hpp"
@@ -43,6 +45,29 @@ class Writer {
   std::vector<std::uint8_t> bytes_;
 };
 
+/// The length of the well-formed UTF-8 sequence `bytes` starts with
+/// (1 to 4), or 0 when it starts with none: a stray continuation byte, an
+/// overlong form, a surrogate, a code point above U+10FFFF, or a sequence
+/// cut short.
+std::size_t utf8_sequence_length(std::span<const std::uint8_t> bytes) {
+  const std::uint8_t b0 = bytes[0];
+  if (b0 < 0x80) return 1;
+  std::size_t length = 0;
+  std::uint8_t low = 0x80, high = 0xbf;  // the range of the second byte
+  if (b0 >= 0xc2 && b0 <= 0xdf) length = 2;
+  else if (b0 == 0xe0) length = 3, low = 0xa0;
+  else if (b0 == 0xed) length = 3, high = 0x9f;
+  else if (b0 >= 0xe1 && b0 <= 0xef) length = 3;
+  else if (b0 == 0xf0) length = 4, low = 0x90;
+  else if (b0 == 0xf4) length = 4, high = 0x8f;
+  else if (b0 >= 0xf1 && b0 <= 0xf3) length = 4;
+  else return 0;
+  if (bytes.size() < length || bytes[1] < low || bytes[1] > high) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if (bytes[k] < 0x80 || bytes[k] > 0xbf) return 0;
+  return length;
+}
+
 /// Reads big-endian fields; every read is bounds-checked.
 class Reader {
  public:
@@ -70,13 +95,27 @@ class Reader {
     // (escape sequences) arrive escaped, never raw. Escaping grows a byte
     // to four, so the decoded text is cut back to kMaxText, marked "...":
     // whatever we decoded must still encode (a reply or record quoting it).
+    // So are C1 controls (U+0080-U+009F, which terminals also obey) and
+    // bytes that are not UTF-8: what we keep is valid UTF-8, which the
+    // JSON writer takes as it is.
     constexpr std::string_view kCut = "...";
     std::string s;
     std::size_t cut_at = 0;  // the longest whole-piece prefix that leaves room for kCut
-    for (std::size_t i = pos_; i < pos_ + n; ++i) {
+    for (std::size_t i = pos_; i < pos_ + n;) {
+      const std::size_t length = utf8_sequence_length(bytes_.subspan(i, pos_ + n - i));
       const auto c = bytes_[i];
-      if (c < 0x20 || c == 0x7f) s += fmt::format("\\x{:02x}", c);
-      else s += static_cast<char>(c);
+      if (length == 0) {
+        s += fmt::format("\\x{:02x}", c);  // not UTF-8: escaped, byte by byte
+        ++i;
+      } else if (length == 1) {
+        if (c < 0x20 || c == 0x7f) s += fmt::format("\\x{:02x}", c);
+        else s += static_cast<char>(c);
+        ++i;
+      } else {
+        if (c == 0xc2 && bytes_[i + 1] < 0xa0) s += fmt::format("\\u{:04x}", bytes_[i + 1]);  // C1
+        else s.append(reinterpret_cast<const char*>(&bytes_[i]), length);
+        i += length;
+      }
       if (s.size() <= kMaxText - kCut.size()) cut_at = s.size();
     }
     if (s.size() > kMaxText) s.replace(cut_at, std::string::npos, kCut);
@@ -171,6 +210,11 @@ void write_body(Writer& w, const BandwidthReport& m) {
   for (double v : b.per_qp_mb_per_s) w.f64(v);
 }
 
+/// A figure the peer measured: a finite number, not below zero.
+void require_figure(double v, const char* what) {
+  require(std::isfinite(v) && v >= 0, fmt::format("{}: a figure of {} (expected a finite number, 0 or more)", what, v));
+}
+
 BandwidthReport read_bandwidth_report(Reader& r) {
   BandwidthReport m;
   BandwidthFigures& b = m.figures;
@@ -182,6 +226,9 @@ BandwidthReport read_bandwidth_report(Reader& r) {
           fmt::format("bandwidth report: {} per-QP figures (at most {})", count, kMaxQueuePairs));
   b.per_qp_mb_per_s.resize(count);
   for (double& v : b.per_qp_mb_per_s) v = r.f64();
+  for (double v : {b.seconds, b.peak_mb_per_s, b.average_mb_per_s, b.message_rate_mpps})
+    require_figure(v, "bandwidth report");
+  for (double v : b.per_qp_mb_per_s) require_figure(v, "bandwidth report (per QP)");
   return m;
 }
 
@@ -192,12 +239,21 @@ CpuReport read_cpu_report(Reader& r) {
                     &u.process_user_cores, &u.process_system_cores})
     *v = r.f64();
   u.process_cpu_s_per_gb = r.optional_f64();
-  u.machine_cpus = static_cast<int>(r.u32());
+  const std::uint32_t cpus = r.u32();
+  require(cpus <= static_cast<std::uint32_t>(std::numeric_limits<int>::max()),
+          fmt::format("CPU report: {} CPUs in one machine is no count", cpus));
+  u.machine_cpus = static_cast<int>(cpus);
   for (double* v : {&u.machine_cores, &u.machine_user_cores, &u.machine_nice_cores,
                     &u.machine_system_cores, &u.machine_irq_cores, &u.machine_softirq_cores,
                     &u.machine_steal_cores})
     *v = r.f64();
   u.machine_iowait_cores = r.optional_f64();
+  for (double v : {u.wall_s, u.resolution_s, u.process_cpu_s, u.process_cores, u.process_user_cores,
+                   u.process_system_cores, u.machine_cores, u.machine_user_cores, u.machine_nice_cores,
+                   u.machine_system_cores, u.machine_irq_cores, u.machine_softirq_cores, u.machine_steal_cores})
+    require_figure(v, "CPU report");
+  for (const auto& v : {u.process_cpu_s_per_gb, u.machine_iowait_cores})
+    if (v) require_figure(*v, "CPU report");
   return m;
 }
 

@@ -174,7 +174,9 @@ class JsonReporter final : public Reporter {
   explicit JsonReporter(std::ostream& out) : out_(out) {}
   void begin(const RunContext& c) override { context_ = c; }
   void size_done(const SizeResult& r) override {
-    out_ << to_json(r, context_).dump() << '\n';
+    // Replace, not throw: text that is not UTF-8 (a peer's, before the wire
+    // escapes it; a device name) must never cost the run its record.
+    out_ << to_json(r, context_).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     out_.flush();
   }
 

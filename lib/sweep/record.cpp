@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
+
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/verbs/error.hpp"
 
@@ -82,8 +85,18 @@ class Fields {
   std::optional<Int> integer(const char* key, bool required = false) const {
     const json* v = find(key, required);
     if (!v) return std::nullopt;
-    const bool fits = std::is_signed_v<Int> ? v->is_number_integer() : v->is_number_unsigned();
-    require(fits, wrong(key, std::is_signed_v<Int> ? "an integer" : "a whole number, 0 or more", *v));
+    const bool whole = std::is_signed_v<Int> ? v->is_number_integer() : v->is_number_unsigned();
+    const char* expected = std::is_signed_v<Int> ? "an integer" : "a whole number, 0 or more";
+    require(whole, wrong(key, expected, *v));
+    // A number too large for the field is refused, not cut to its low bits
+    // ("rank": 4294967296 would read back as rank 0).
+    constexpr auto low = std::numeric_limits<Int>::min();
+    constexpr auto high = std::numeric_limits<Int>::max();
+    const bool fits = v->is_number_unsigned()
+                          ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                          : v->get<std::int64_t>() >= static_cast<std::int64_t>(low) &&
+                                v->get<std::int64_t>() <= static_cast<std::int64_t>(high);
+    require(fits, wrong(key, fmt::format("{} between {} and {}", expected, low, high).c_str(), *v));
     return v->get<Int>();
   }
 

@@ -130,18 +130,25 @@ QpAddress Connection::address_of(std::size_t index, bool of_load) const {
   return a;
 }
 
-void Connection::connect_qp(std::size_t index, const QpAddress& peer) {
-  const auto mtu = peer.mtu_bytes;
+namespace {
+/// The peer's MTU, from its endpoint: one of the five IB MTUs.
+void check_peer_mtu(std::uint32_t mtu) {
   require(mtu >= 256 && mtu <= 4096 && (mtu & (mtu - 1)) == 0,
           fmt::format("protocol error: the peer announces an MTU of {} bytes; expected 256, 512, "
                       "1024, 2048 or 4096",
                       mtu));
+}
+}  // namespace
+
+void Connection::connect_qp(std::size_t index, const QpAddress& peer) {
+  check_peer_mtu(peer.mtu_bytes);
   ibv_qp* qp = qps.at(index).get();
   if (plan.qp_type == QpType::ud) return connect_datagram_qp(*this, qp, peer);
   connect_paired_qp(*this, qp, plan.qp_type == QpType::rc, plan.access.qp, peer);
 }
 
 void Connection::connect_load_qp(std::size_t index, const QpAddress& peer) {
+  check_peer_mtu(peer.mtu_bytes);
   connect_paired_qp(*this, load.qps.at(index).get(), /*reliable=*/true, plan.load.access.qp, peer);
 }
 

@@ -33,10 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ::shutdown(peer.fd(), SHUT_WR);  // the peer is done: what follows is EOF
 
-  // An Abort may carry an empty reason (the wire allows it), so "aborted"
-  // with no reason is not checked here: tests/fuzz/crashes/README.md.
+  // An Abort may carry an empty reason (the wire allows it); the user must
+  // still read one (corpus/control_channel/abort-without-reason).
   std::string reason;
-  channel.check_peer(reason);
+  const auto state = channel.check_peer(reason);
+  RDMABENCH_FUZZ_CHECK(state != rdmabench::PeerState::aborted || !reason.empty(),
+                       "a peer gave up and the user is told no reason");
   // Each message takes at least a header, so this ends; the timeout is
   // never reached since every byte is already there or the end is.
   for (std::size_t messages = 0; messages <= size / rdmabench::wire::kHeaderSize; ++messages) {

@@ -92,6 +92,7 @@ std::vector<std::pair<std::string, wire::Message>> sample_messages() {
   figures.message_rate_mpps = 0.0168;
   figures.messages = 33000;
   figures.per_qp_mb_per_s = {275.0, 275.1, 275.2, 274.9};
+  out.emplace_back("heartbeat", wire::Heartbeat{});
   out.emplace_back("bandwidth-report-q4", wire::BandwidthReport{figures});
   return out;
 }

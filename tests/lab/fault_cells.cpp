@@ -102,6 +102,28 @@ bool exit_bounded_by_kernel(const Cell& c) {
 }
 constexpr auto kMpaReplyTimeout = std::chrono::seconds(10);  // siw_cm.c MPAREP_TIMEOUT
 
+/// A server whose client failed during the handshake, after its hello was
+/// accepted: it ends that client's run and waits for the next one.
+bool server_serves_on(const Cell& c, bool survivor_is_server) {
+  return survivor_is_server && c.phase == "handshake";
+}
+
+/// The server of such a cell: it names the failed run within `limit` and
+/// is still waiting for a client.
+bool check_server_serves_on(Process& server, std::chrono::milliseconds limit, Clock::time_point t0,
+                            Outcome& o) {
+  const bool said = server.wait_for_output("still waiting for a client", limit);
+  o.seconds = seconds_since(t0);
+  const bool named = server.err().find("failed: ") != std::string::npos;
+  const bool waiting = server.running();
+  o.observed += std::string(o.observed.empty() || o.observed.back() == ' ' ? "" : "; ") +
+                (said ? "server ended that run after " + fmt_seconds(o.seconds) + " s" +
+                            (named ? ", naming why" : ", naming nothing") +
+                            (waiting ? ", and waits for the next client" : ", and exited")
+                      : "server said nothing in " + fmt_seconds(o.seconds) + " s");
+  return said && named && waiting;
+}
+
 /// SIGKILL, SIGSTOP or a cut link, at the phase where the hurt side paused.
 Outcome harm(const Cell& c) {
   const bool complete = c.phase == "teardown";  // every size was measured and reported
@@ -111,6 +133,10 @@ Outcome harm(const Cell& c) {
   if (c.fault == Fault::link_down)
     o.expected = complete ? "the run was complete: both sides exit 0 with their results"
                           : "both sides exit non-zero naming the cause within --timeout + 5 s";
+  if (c.phase == "handshake" && c.side != Side::server)
+    o.expected = std::string(c.fault == Fault::link_down ? "the client exits non-zero naming the cause; " : "") +
+                 "the server ends that client's run naming the cause within --timeout + 5 s and waits "
+                 "for the next client";
   if (exit_bounded_by_kernel(c))
     o.expected = "the client names the cause within --timeout + 5 s; it exits once the kernel lets go "
                  "of its half-made iWARP connection (siw's MPA reply timeout, 10 s)";
@@ -136,6 +162,11 @@ Outcome harm(const Cell& c) {
   for (Process* p : survivors) {
     const char* who = p == r.server.get() ? "server" : "client";
     auto limit = std::chrono::duration_cast<std::chrono::milliseconds>(kSurvivorLimit - (Clock::now() - t0));
+    if (server_serves_on(c, p == r.server.get())) {
+      held = check_server_serves_on(*p, limit, t0, o) && held;
+      p->kill(SIGKILL);
+      continue;
+    }
     if (exit_bounded_by_kernel(c)) {
       const bool said = p->wait_for_output("error:", limit);
       o.observed = std::string(who) + (said ? " named the cause after " : " said nothing in ") +

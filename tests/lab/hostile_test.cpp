@@ -74,6 +74,48 @@ TEST_CASE("hostile hellos are refused naming the field, and the server then serv
   expect_served("rdma_write_bw", d, port, *server);
 }
 
+TEST_CASE("a hello within range that this device cannot carry is refused naming the limit and the server serves on",
+          "[sanitizer][lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
+  INFO("server: " << server->describe());
+  // In range for any command line, beyond the device: 1024 QPs of 65536
+  // sends need about 67 million CQ entries in one CQ.
+  const std::string answer = answer_to_hello(port, hostile([](rdmabench::TestSpec& s) {
+    s.queue_pairs = 1024;
+    s.tx_depth = 65536;
+  }));
+  CHECK_THAT(answer, Catch::Contains("server side: -q/--qp 1024 with these queue depths needs 67108865 completion entries; " +
+                                     d.name + " allows"));
+  CHECK(server->running());
+  expect_served("rdma_write_bw", d, port, *server);
+}
+
+TEST_CASE("a client that leaves after its hello was accepted ends only its own run", "[sanitizer][lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port), "--timeout", "2"});
+  INFO("server: " << server->describe());
+  // Accepted (Barrier 0), then gone before its endpoint: the server's run
+  // for it fails, and the server goes back to waiting.
+  (void)answer_to_hello(port, hostile([](rdmabench::TestSpec&) {}));
+  CHECK(server->wait_for_output("failed", 15s));
+  CHECK(server->running());
+  expect_served("rdma_write_bw", d, port, *server);
+}
+
+TEST_CASE("a client whose queues its own device cannot hold says so before connecting", "[sanitizer][lab][hostile]") {
+  const auto d = roce();
+  Process client({bin("rdma_write_bw"), "-d", d.name, "-q", "1024", "-t", "65536", "-p",
+                  std::to_string(free_port_pair()), "127.0.0.1"});
+  INFO("client: " << client.describe());
+  CHECK(client.wait_for(20s) == 1);
+  CHECK_THAT(client.err(), Catch::Contains("-q/--qp 1024 with these queue depths needs 67108865 completion entries; " +
+                                           d.name + " allows"));
+  CHECK_THAT(client.err(), !Catch::Contains("cannot reach server"));
+}
+
 TEST_CASE("a client that connects and says nothing is turned away after the hello deadline",
           "[sanitizer][lab][hostile]") {
   const auto d = roce();

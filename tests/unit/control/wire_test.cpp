@@ -479,3 +479,44 @@ TEST_CASE("wire: escaped text is cut back to the limit, so what was decoded enco
   const wire::Reject fits{std::string(255, '\x01')};  // 1,020 bytes escaped
   CHECK(std::get<wire::Reject>(round_trip(fits)).reason.size() == 1020);
 }
+
+TEST_CASE("wire: peer text that is not UTF-8 and C1 controls arrive escaped while valid UTF-8 is kept",
+          "[wire]") {
+  const auto reason_of = [](const std::string& text) {
+    return std::get<wire::Reject>(round_trip(wire::Reject{text})).reason;
+  };
+  CHECK(reason_of("rxe\xff" "0") == "rxe\\xff0");               // a byte no UTF-8 text holds
+  CHECK(reason_of("a\xc2\x9b" "2Jb") == "a\\u009b2Jb");         // CSI, the C1 escape
+  CHECK(reason_of("caf\xc3\xa9 \xe2\x82\xac") == "caf\xc3\xa9 \xe2\x82\xac");  // é and €
+  CHECK(reason_of("\xc0\x80") == "\\xc0\\x80");                  // an overlong NUL
+  CHECK(reason_of("\xed\xa0\x80") == "\\xed\\xa0\\x80");         // a surrogate
+  CHECK(reason_of("cut \xe2\x82") == "cut \\xe2\\x82");          // a sequence cut short
+  CHECK(reason_of("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+  // Whatever comes back is UTF-8 again and encodes again.
+  const std::string mixed = reason_of(std::string(400, '\xff'));
+  CHECK(mixed.size() <= 1024);
+  CHECK_NOTHROW(wire::encode(wire::Reject{mixed}));
+}
+
+TEST_CASE("wire: figures a peer reports must be finite and not negative", "[wire]") {
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), -1.0}) {
+    INFO(bad);
+    wire::BandwidthReport bandwidth;
+    bandwidth.figures.average_mb_per_s = bad;
+    REQUIRE_THROWS_MATCHES(wire::decode(wire::encode(bandwidth)), rdmabench::Error,
+                           MessageContains("bandwidth report: a figure of"));
+    wire::BandwidthReport per_qp;
+    per_qp.figures.per_qp_mb_per_s = {1.0, bad};
+    REQUIRE_THROWS_MATCHES(wire::decode(wire::encode(per_qp)), rdmabench::Error,
+                           MessageContains("bandwidth report (per QP): a figure of"));
+    wire::CpuReport cpu;
+    cpu.usage.process_cores = bad;
+    REQUIRE_THROWS_MATCHES(wire::decode(wire::encode(cpu)), rdmabench::Error,
+                           MessageContains("CPU report: a figure of"));
+  }
+  wire::CpuReport cpus;
+  cpus.usage.machine_cpus = -1;  // 4294967295 on the wire: no int holds it
+  REQUIRE_THROWS_MATCHES(wire::decode(wire::encode(cpus)), rdmabench::Error,
+                         MessageContains("CPU report: 4294967295 CPUs"));
+  CHECK_NOTHROW(wire::decode(wire::encode(wire::CpuReport{})));
+}

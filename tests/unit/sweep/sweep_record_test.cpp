@@ -81,4 +81,13 @@ TEST_CASE("a bad results.jsonl line is named with its field", "[sweep]") {
   REQUIRE_THROWS_MATCHES(from_json_line(bad_figure), rdmabench::Error,
                          MessageContains("field 'figures.lat_p99_us' should be a number"));
   REQUIRE_THROWS_MATCHES(from_json_line("{\"test\":"), rdmabench::Error, MessageContains("not JSON"));
+  // A rank too large for its field is refused, not read back as its low bits (rank 0).
+  for (const char* rank : {"4294967296", "18446744073709551615", "-2147483649"}) {
+    std::string huge = good;
+    const auto at = huge.find("\"rank\":") + 7;
+    huge.replace(at, huge.find_first_of(",}", at) - at, rank);
+    INFO(huge);
+    REQUIRE_THROWS_MATCHES(from_json_line(huge), rdmabench::Error,
+                           MessageContains("rank' should be an integer between -2147483648 and 2147483647"));
+  }
 }

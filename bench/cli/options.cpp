@@ -261,6 +261,21 @@ void apply_bare_output(const RawOptions& raw, const BenchmarkKind& kind, Command
 
 }  // namespace
 
+po::variables_map parse_with_server(const std::vector<std::string>& args, po::options_description& options,
+                                    std::string& server) {
+  options.add_options()("server", po::value(&server));
+  po::positional_options_description positional;
+  positional.add("server", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args) {
   RawOptions raw;
   CommandLine cl;
@@ -276,17 +291,8 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       .add(test_options(raw, defaults, hidden)).add(memory_options(defaults, hidden))
       .add(placement_options(defaults, hidden)).add(output_options(raw, cl, defaults, hidden)).add(general);
   po::options_description parsed;
-  parsed.add(all).add(hidden).add_options()("server", po::value(&cl.side.server));
-  po::positional_options_description positional;
-  positional.add("server", 1);
-
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(parsed).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(e.what());
-  }
+  parsed.add(all).add(hidden);
+  const po::variables_map vm = parse_with_server(args, parsed, cl.side.server);
   std::ostringstream help;
   help << "Usage: " << kind.name << " [options]            (server)\n"
        << "       " << kind.name << " [options] SERVER     (client)\n" << all;

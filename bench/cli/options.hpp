@@ -2,6 +2,7 @@
 // Command-line options shared by every benchmark binary (Boost.Program_options
 // groups), turned into the library's SideConfig and TestSpec.
 
+#include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include <optional>
@@ -65,6 +66,12 @@ void require_range(const char* option, T value, T low, T high, const char* unit 
 Milliseconds timeout_option(double seconds);
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args);
+
+/// Parses `args` against `options` plus one positional SERVER (into
+/// `server`, a client's only argument); Boost's errors become UsageErrors.
+boost::program_options::variables_map parse_with_server(const std::vector<std::string>& args,
+                                                        boost::program_options::options_description& options,
+                                                        std::string& server);
 
 /// "64K" -> 65536; plain bytes or K/M/G (binary) suffixes.
 std::uint64_t parse_size(const std::string& text);

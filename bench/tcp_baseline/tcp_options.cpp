@@ -98,16 +98,8 @@ Options parse_tcp_command_line(const std::vector<std::string>& args) {
   po::options_description all;
   all.add(tcp_connection_options(raw, o)).add(tcp_test_options(raw, o)).add(tcp_output_options(o)).add(general);
   po::options_description parsed;
-  parsed.add(all).add_options()("server", po::value(&o.server));
-  po::positional_options_description positional;
-  positional.add("server", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(parsed).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw cli::UsageError(e.what());
-  }
+  parsed.add(all);
+  const po::variables_map vm = cli::parse_with_server(args, parsed, o.server);
   std::ostringstream help;
   help << "Usage: tcp_baseline [options]            (server: one session, then exit)\n"
           "       tcp_baseline [options] SERVER     (client)\n" << all;

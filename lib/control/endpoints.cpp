@@ -15,16 +15,26 @@ ConnectionPlan plan_for(const Session& s, const QpOptions& options) {
                          c.memory->cpu_accessible());
 }
 
+namespace {
+
+/// The queue pair's address, between the wire's Endpoint and the
+/// Connection's QpAddress (the fields have the same names in both).
+template <typename From, typename To>
+void copy_qp_address(const From& from, To& to) {
+  to.qp_number = from.qp_number;
+  to.packet_sequence = from.packet_sequence;
+  to.lid = from.lid;
+  to.gid = from.gid;
+  to.mtu_bytes = from.mtu_bytes;
+  to.read_responders = from.read_responders;
+}
+
+}  // namespace
+
 wire::Endpoint local_endpoint(const Session& s, std::size_t index, bool load) {
   const Connection& c = s.connection;
-  const QpAddress a = c.address_of(index, load);
   wire::Endpoint e;
-  e.qp_number = a.qp_number;
-  e.packet_sequence = a.packet_sequence;
-  e.lid = a.lid;
-  e.gid = a.gid;
-  e.mtu_bytes = a.mtu_bytes;
-  e.read_responders = a.read_responders;
+  copy_qp_address(c.address_of(index, load), e);
   const MemoryRegion& mr = load ? c.load.exposed_mr : c.exposed_mr;
   const Buffer& buffer = load ? c.load.exposed_buffer : c.exposed_buffer;
   e.rkey = mr->rkey;
@@ -36,12 +46,7 @@ wire::Endpoint local_endpoint(const Session& s, std::size_t index, bool load) {
 
 QpAddress qp_address(const wire::Endpoint& peer) {
   QpAddress a;
-  a.qp_number = peer.qp_number;
-  a.packet_sequence = peer.packet_sequence;
-  a.lid = peer.lid;
-  a.gid = peer.gid;
-  a.mtu_bytes = peer.mtu_bytes;
-  a.read_responders = peer.read_responders;
+  copy_qp_address(peer, a);
   return a;
 }
 

@@ -9,6 +9,7 @@
 
 #include "sweep/coordination.hpp"
 #include "sweep/judging.hpp"
+#include "sweep/out_folder.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace rdmabench::sweep_cli {
@@ -64,6 +65,7 @@ class Conductor {
 };
 
 void Conductor::load_earlier_results() {
+  refuse_mixing_sweeps(rank_.options.out_dir, rank_.options.resume);
   const auto path = std::filesystem::path(rank_.options.out_dir) / "results.jsonl";
   if (!rank_.options.resume || !std::filesystem::exists(path)) return;
   std::ifstream in(path);

@@ -6,10 +6,12 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "sweep/coordination.hpp"
 #include "sweep/judging.hpp"
 #include "sweep/out_folder.hpp"
+#include "sweep/results_file.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace rdmabench::sweep_cli {
@@ -54,7 +56,7 @@ class Conductor {
   const SweepRank& rank_;
   Mailbox& mail_;
   std::vector<sweep::Endpoint> endpoints_;  ///< by rank
-  std::ofstream results_;
+  std::optional<ResultsFile> results_;
   std::vector<sweep::SweepRecord> records_;
   std::vector<Clock::time_point> last_heard_;
   std::vector<std::optional<std::uint32_t>> done_;  ///< the epoch each rank last finished
@@ -69,7 +71,12 @@ void Conductor::load_earlier_results() {
   const auto path = std::filesystem::path(rank_.options.out_dir) / "results.jsonl";
   if (!rank_.options.resume || !std::filesystem::exists(path)) return;
   std::ifstream in(path);
-  records_ = sweep::read_records(in);
+  std::size_t torn = 0;
+  records_ = sweep::read_records(in, &torn);
+  if (torn)
+    std::cerr << fmt::format("rdma_sweep: --resume: the last line of {} was cut short ({} bytes, a crash or a "
+                             "full disk mid-write): dropped it, kept {} records; its pair is measured again\n",
+                             path.string(), torn, records_.size());
   for (const auto& r : records_)
     for (const auto* end : {&r.client, &r.server}) {
       const auto rank = static_cast<std::size_t>(end->endpoint.rank);
@@ -84,11 +91,10 @@ void Conductor::load_earlier_results() {
 }
 
 void Conductor::keep(const std::vector<sweep::SweepRecord>& records) {
-  for (const auto& r : records) {
-    results_ << sweep::to_json_line(r) << '\n';
-    records_.push_back(r);
-  }
-  results_.flush();
+  std::vector<std::string> lines;
+  for (const auto& r : records) lines.push_back(sweep::to_json_line(r));
+  results_->append(lines);  // written and synced before the round counts as done
+  records_.insert(records_.end(), records.begin(), records.end());
   pairs_done_ += records.size();
 }
 
@@ -179,7 +185,6 @@ std::vector<RoundOrder> Conductor::plan_retests() {
 }
 
 void Conductor::give_up(const std::string& why) {
-  results_.flush();
   std::cerr << "rdma_sweep: error: " << why << "\n";
   if (termination_requested.load()) {
     // The launcher kills us a moment after its SIGTERM: rewriting the report
@@ -205,8 +210,7 @@ void Conductor::give_up(const std::string& why) {
 
 int Conductor::run() {
   load_earlier_results();
-  results_.open(std::filesystem::path(rank_.options.out_dir) / "results.jsonl", std::ios::app);
-  if (!results_) throw Error(fmt::format("cannot write {}/results.jsonl", rank_.options.out_dir));
+  results_.emplace(std::filesystem::path(rank_.options.out_dir) / "results.jsonl");
   const auto schedule = sweep::build_schedule(endpoints_, rank_.options.schedule);
   const auto orders = plan_sweep(rank_.options.tests, schedule, measured_pairs(records_), 0);
   epoch_ = static_cast<std::uint32_t>(orders.size());

@@ -199,16 +199,27 @@ SweepRecord from_json_line(const std::string& line) {
   return r;
 }
 
-std::vector<SweepRecord> read_records(std::istream& in) {
+std::vector<SweepRecord> read_records(std::istream& in, std::size_t* torn_bytes) {
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  const auto blank = [](const std::string& l) { return l.find_first_not_of(" \t\r") == std::string::npos; };
+  std::size_t last = lines.size();
+  while (last > 0 && blank(lines[last - 1])) --last;
   std::vector<SweepRecord> records;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // a blank line says nothing
+  if (torn_bytes) *torn_bytes = 0;
+  for (std::size_t i = 0; i < last; ++i) {
+    if (blank(lines[i])) continue;  // a blank line says nothing
     try {
-      records.push_back(from_json_line(line));
+      records.push_back(from_json_line(lines[i]));
     } catch (const Error& e) {
+      // The last line alone may be cut short: a crash or a full disk
+      // mid-append. It is dropped and counted; any other bad line is an error.
+      if (torn_bytes && i + 1 == last) {
+        *torn_bytes = lines[i].size();
+        break;
+      }
       // what() already carries the hint; the line number goes in front of it.
-      throw Error("results.jsonl line " + std::to_string(number) + ": " + e.what());
+      throw Error("results.jsonl line " + std::to_string(i + 1) + ": " + e.what());
     }
   }
   return records;

@@ -87,7 +87,9 @@ std::string to_json_line(const SweepRecord& record);
 /// Throws rdmabench::Error naming the field that is missing or wrong.
 SweepRecord from_json_line(const std::string& line);
 /// Every record of a results.jsonl; a line that does not parse throws an
-/// Error naming its line number.
-std::vector<SweepRecord> read_records(std::istream& in);
+/// Error naming its line number. With `torn_bytes`, a last line that does
+/// not parse (cut short by a crash or a full disk) is dropped instead, and
+/// its length stored there (0 when the file ended cleanly).
+std::vector<SweepRecord> read_records(std::istream& in, std::size_t* torn_bytes = nullptr);
 
 }  // namespace rdmabench::sweep

@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "rdmabench/verbs/error.hpp"
 #include "sweep/out_folder.hpp"
+#include "sweep/results_file.hpp"
 #include "test_helpers.hpp"
 
 using rdmabench::sweep_cli::refuse_mixing_sweeps;
@@ -43,4 +45,21 @@ TEST_CASE("rdma_sweep --out refuses a folder that holds a sweep and names --resu
     CHECK_THAT(e.hint(), Catch::Contains("--resume " + out.path.string()));
   }
   CHECK_NOTHROW(refuse_mixing_sweeps(out.path, true));  // --resume continues it
+}
+
+TEST_CASE("rdma_sweep results.jsonl: every line lands, and a full disk is an error naming the file", "[sweep]") {
+  ScratchFolder out;
+  const auto path = out.path / "results.jsonl";
+  {
+    rdmabench::sweep_cli::ResultsFile file(path);
+    file.append({"{\"a\":1}", "{\"b\":2}"});
+    file.append({"{\"c\":3}"});
+  }
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n");
+  rdmabench::sweep_cli::ResultsFile full("/dev/full");  // every write: ENOSPC
+  REQUIRE_THROWS_MATCHES(full.append({"{}"}), rdmabench::Error, MessageContains("writing /dev/full"));
+  REQUIRE_THROWS_MATCHES(rdmabench::sweep_cli::ResultsFile(out.path / "no-such-folder" / "results.jsonl"),
+                         rdmabench::Error, MessageContains("cannot write"));
 }

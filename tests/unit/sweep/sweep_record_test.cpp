@@ -91,3 +91,21 @@ TEST_CASE("a bad results.jsonl line is named with its field", "[sweep]") {
                            MessageContains("rank' should be an integer between -2147483648 and 2147483647"));
   }
 }
+
+TEST_CASE("a results.jsonl whose last line was cut short keeps its good records for --resume", "[sweep]") {
+  const std::string good = to_json_line(full_record());
+  const std::string torn = good.substr(0, good.size() / 2);
+  std::istringstream cut(good + "\n" + good + "\n" + torn);
+  std::size_t dropped = 99;
+  CHECK(read_records(cut, &dropped).size() == 2);
+  CHECK(dropped == torn.size());
+  std::istringstream clean(good + "\n\n");
+  CHECK(read_records(clean, &dropped).size() == 1);
+  CHECK(dropped == 0);
+  // A bad line before the last is an error even so; without the count the
+  // torn last line is one too.
+  std::istringstream middle(good + "\n" + torn + "\n" + good + "\n");
+  REQUIRE_THROWS_MATCHES(read_records(middle, &dropped), rdmabench::Error, MessageContains("results.jsonl line 2"));
+  std::istringstream strict(good + "\n" + torn);
+  REQUIRE_THROWS_MATCHES(read_records(strict), rdmabench::Error, MessageContains("results.jsonl line 2"));
+}

@@ -47,10 +47,11 @@ Header decode_header(const HeaderBytes& in) {
   // server allocate, as the client's options do.
   const bool known_test = h.test == static_cast<std::uint32_t>(Test::stream) ||
                           h.test == static_cast<std::uint32_t>(Test::pingpong);
+  const bool pingpong = h.test == static_cast<std::uint32_t>(Test::pingpong);
   if (!known_test || h.streams < 1 || h.streams > kMaxStreams || h.size < 1 || h.size > kMaxBytesInFlight ||
-      h.streams * h.size > kMaxBytesInFlight)
-    throw Error(fmt::format("session header out of range (test {}, {} streams, {} bytes)", h.test,
-                            h.streams, h.size));
+      h.streams * h.size > kMaxBytesInFlight || (pingpong && (h.round_trips < 1 || h.round_trips > kMaxRoundTrips)))
+    throw Error(fmt::format("session header out of range (test {}, {} streams, {} bytes, {} round trips)", h.test,
+                            h.streams, h.size, h.round_trips));
   return h;
 }
 

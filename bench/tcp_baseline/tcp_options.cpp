@@ -27,7 +27,9 @@ po::options_description tcp_connection_options(RawTcpOptions& raw, Options& o) {
        "TCP port of the server, for the session and its data connections")
       ("timeout", po::value(&raw.timeout_s)->default_value(10.0), "seconds any wait for the peer may last")
       ("ready-file", po::value(&o.ready_file),
-       "server: once listening, write one JSON line {\"ready\": true, ...} to FILE");
+       "server: once listening, write one JSON line {\"ready\": true, ...} to FILE")
+      ("bind", po::value(&o.bind_address),
+       "server: listen on this address only (default: every address)");
   return connection;
 }
 

@@ -18,6 +18,10 @@ enum class Test : std::uint32_t { stream = 1, pingpong = 2 };
 inline constexpr std::uint64_t kMaxBytesInFlight = std::uint64_t{1} << 30;
 /// Parallel connections of a stream test.
 inline constexpr std::uint32_t kMaxStreams = 64;
+/// Ping-pong round trips in one run, warm-up and timed together (-n and
+/// --warmup at most 10^8 each): with -s at most kMaxBytesInFlight, the
+/// bytes they move fit 64 bits.
+inline constexpr std::uint64_t kMaxRoundTrips = 200'000'000;
 
 struct Options {
   std::string server;  ///< empty: be the server
@@ -32,6 +36,7 @@ struct Options {
   std::string json_path;  ///< "-" for stdout (the summary line then goes to stderr)
   std::string csv_path, samples_path;
   std::string ready_file;  ///< server: written once it listens (cli/ready_file.hpp)
+  std::string bind_address;  ///< server: listen on this address only; empty: every address
   bool show_help = false;
   bool show_version = false;
   std::string help_text;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -56,14 +57,30 @@ std::uint64_t drain_streams(std::vector<ControlChannel>& data, const Header& h, 
 }  // namespace
 
 int serve(const Options& o) {
-  ControlListener listener(o.port, o.timeout);
+  ControlListener listener(o.port, o.timeout, o.bind_address);
   // For people; scripts wait for --ready-file instead of reading this.
   std::cerr << fmt::format("tcp_baseline: waiting for a client on TCP port {}", o.port) << std::endl;
   if (!o.ready_file.empty()) cli::write_ready_file(o.ready_file, o.port);
   ControlChannel control = listener.accept(Milliseconds(0));
   const Header h = receive_header(control.fd(), o.timeout);
   std::vector<ControlChannel> data;
-  for (std::uint32_t i = 0; i < h.streams; ++i) data.push_back(listener.accept(o.timeout));
+  // The data connections come from the session's client; another host's
+  // is closed unanswered (it may not take the run's streams).
+  const auto deadline = std::chrono::steady_clock::now() + o.timeout;
+  while (data.size() < h.streams) {
+    const auto left = std::chrono::duration_cast<Milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      throw Error(fmt::format("the client opened {} of its {} data connections within {} ms", data.size(),
+                              h.streams, o.timeout.count()));
+    ControlChannel stream = listener.accept(left);
+    if (stream.peer_host() == control.peer_host()) {
+      data.push_back(std::move(stream));
+      continue;
+    }
+    std::cerr << fmt::format("tcp_baseline: refused a data connection from {}: this run belongs to {}",
+                             stream.peer_name(), control.peer_name())
+              << std::endl;
+  }
   const CpuSnapshot before = take_cpu_snapshot();
   const std::uint64_t total = static_cast<Test>(h.test) == Test::pingpong
                                   ? echo_round_trips(data[0].fd(), h, o.timeout)

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ using rdmabench::tcp::HeaderBytes;
 using rdmabench::tcp::interval_figures;
 using rdmabench::tcp::IntervalFigures;
 using rdmabench::tcp::kMaxBytesInFlight;
+using rdmabench::tcp::kMaxRoundTrips;
 using rdmabench::tcp::Options;
 using rdmabench::tcp::parse_tcp_command_line;
 using rdmabench::tcp::receive_summary;
@@ -134,6 +136,11 @@ TEST_CASE("tcp_baseline header: what a foreign or hostile client sends is refuse
   out_of_range({1, 1, kMaxBytesInFlight + 1, 0});
   out_of_range({1, 2, kMaxBytesInFlight / 2 + 1, 0});  // too much in all
   CHECK_NOTHROW(decode_header(encode_header({1, 64, kMaxBytesInFlight / 64, 0})));
+  // A ping-pong's round trips are bounded, so that their bytes cannot wrap.
+  out_of_range({2, 1, 64, 0});
+  out_of_range({2, 1, 64, kMaxRoundTrips + 1});
+  out_of_range({2, 1, kMaxBytesInFlight, std::numeric_limits<std::uint64_t>::max()});
+  CHECK_NOTHROW(decode_header(encode_header({2, 1, kMaxBytesInFlight, kMaxRoundTrips})));
 }
 
 TEST_CASE("tcp_baseline summary: checked before use", "[tcp_baseline]") {

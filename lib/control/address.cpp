@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 
+#include "rdmabench/control/control_channel.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::detail {
@@ -53,6 +54,22 @@ sockaddr_storage listen_address(const std::string& host, std::uint16_t port, boo
                 "give one of this host's addresses, such as 10.0.2.15 or 2001:db8::1");
   }
   return storage;
+}
+
+sockaddr_storage free_tcp_source(int family) {
+  sockaddr_storage address{};
+  address.ss_family = static_cast<sa_family_t>(family);
+  const socklen_t length = family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  FileDescriptor probe(::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (probe.get() < 0) throw_system_error("socket (choosing a source port)", errno);
+  // Bound to port 0 and closed unconnected: the port is free again at once,
+  // with nothing left in TIME_WAIT.
+  if (::bind(probe.get(), reinterpret_cast<const sockaddr*>(&address), length) != 0)
+    throw_system_error("bind (choosing a source port)", errno);
+  socklen_t got = sizeof address;
+  if (::getsockname(probe.get(), reinterpret_cast<sockaddr*>(&address), &got) != 0)
+    throw_system_error("getsockname (choosing a source port)", errno);
+  return address;
 }
 
 }  // namespace rdmabench::detail

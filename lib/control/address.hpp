@@ -24,4 +24,11 @@ std::string numeric_host(const sockaddr* address);
 /// literal address as given. Throws an Error naming --bind for a bad one.
 sockaddr_storage listen_address(const std::string& host, std::uint16_t port, bool ipv6_available);
 
+/// The wildcard address of `family` with a port that no TCP socket of this
+/// host holds (TCP's own allocator chose it, its lingering TIME_WAIT
+/// sockets included): the source an rdma_cm client binds, because an iWARP
+/// provider's TCP socket binds the port rdma_cm picked, and rdma_cm picks
+/// from a port space of its own, blind to TCP's.
+sockaddr_storage free_tcp_source(int family);
+
 }  // namespace rdmabench::detail

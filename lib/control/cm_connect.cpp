@@ -6,6 +6,7 @@
 
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "control/address.hpp"
 #include "control/session_internal.hpp"
 
 namespace rdmabench::detail {
@@ -46,6 +47,23 @@ rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type exp
                       "both sides and does the address belong to an RDMA device?"
                     : "");
   }
+}
+
+void resolve_cm_address(rdma_cm_id* id, const sockaddr* server, const std::string& server_name,
+                        int timeout_ms) {
+  // A port TCP found free can still be one that rdma_cm's own space holds
+  // (another rdma_cm user of this host): then ask TCP for another.
+  constexpr int kTries = 8;
+  int error = 0;
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    auto source = free_tcp_source(server->sa_family);
+    if (rdma_resolve_addr(id, reinterpret_cast<sockaddr*>(&source), const_cast<sockaddr*>(server),
+                          timeout_ms) == 0)
+      return;
+    error = errno;
+    if (error != EADDRINUSE) break;
+  }
+  throw_system_error("rdma_resolve_addr(" + server_name + ")", error);
 }
 
 void adopt_cm_device(Session& s, const SideConfig& config, const Notice& notice) {

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "rdmabench/control/test_parameters.hpp"
+#include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/verbs/provider_environment.hpp"
@@ -25,6 +26,7 @@
 #include "control/connection_plan.hpp"
 #include "control/session_internal.hpp"
 #include "control/inline_size.hpp"
+#include "control/notice_limiter.hpp"
 #include "memory/memory_policy.hpp"
 #include "memory/memory_budget.hpp"
 #include "system/interrupt_timer.hpp"
@@ -245,6 +247,7 @@ struct Server::Impl {
   EventChannel cm_events;
   CmId cm_listener;
   std::string last_refusal;  ///< why screen() last turned a client away
+  std::optional<NoticeLimiter> refusals;  ///< the notices of clients turned away, rate-limited
 
   /// True for the attribute-exchange method, whose runs use the device this
   /// server opened by name.
@@ -280,7 +283,7 @@ struct Server::Impl {
     try {
       return listener->accept(Milliseconds(0));
     } catch (const Error& e) {
-      notice(fmt::format("{}; still waiting for a client", e.what()));
+      (*refusals)(fmt::format("{}; still waiting for a client", e.what()));
       std::this_thread::sleep_for(Milliseconds(100));  // a lasting cause (EMFILE) must not spin
       return std::nullopt;
     }
@@ -293,7 +296,7 @@ struct Server::Impl {
     try {
       return control.receive_expected<wire::Hello>(std::min(config.timeout, kHelloDeadline), "hello").spec;
     } catch (const Error& e) {
-      notice(fmt::format("rejected {}: {}; still waiting for a client", control.peer_name(), e.what()));
+      (*refusals)(fmt::format("rejected {}: {}; still waiting for a client", control.peer_name(), e.what()));
       control.try_abort(std::string("rejected: ") + e.what());
       return std::nullopt;
     }
@@ -302,7 +305,7 @@ struct Server::Impl {
   /// Turns a client away: tells it why (if it still listens) and the user.
   std::nullopt_t refuse(Bootstrap& control, const std::string& why) {
     last_refusal = why;
-    notice(fmt::format("refused {}: {}; still waiting for a client", control.peer_name(), why));
+    (*refusals)(fmt::format("refused {}: {}; still waiting for a client", control.peer_name(), why));
     try {
       control.send(wire::Reject{why});
     } catch (const Error&) {
@@ -361,7 +364,7 @@ struct Server::Impl {
       auto* request = wait_cm_event(cm_events.get(), RDMA_CM_EVENT_CONNECT_REQUEST, config.timeout, *s.peer);
       const std::string from = numeric_host(rdma_get_peer_addr(request->id));
       if (control_host.empty() || from == control_host) return request;
-      notice(fmt::format("refused an rdma_cm connection from {}: this run belongs to {}", from,
+      (*refusals)(fmt::format("refused an rdma_cm connection from {}: this run belongs to {}", from,
                          s.peer->peer_name()));
       rdma_cm_id* stranger = request->id;
       rdma_reject(stranger, nullptr, 0);
@@ -403,6 +406,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.config = std::move(config);
   m.spec = std::move(spec);
   m.notice = std::move(notice);
+  m.refusals.emplace(m.notice);
   m.memory = prepare_side_memory(m.config, m.spec, m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
@@ -430,11 +434,14 @@ Server::TurnAway::~TurnAway() {
 }
 
 void Server::TurnAway::run() {
+  // Off the CPU --cpu pinned the timed loop to (this thread inherited it).
+  leave_a_pinned_cpu();
+  NoticeLimiter refusals(notice_);
   while (!stop_) {
     try {
       if (!listener_.has_client(Milliseconds(100))) continue;
       auto control = listener_.accept(Milliseconds(0));
-      notice_(fmt::format("refused {}: {}", control.peer_name(), message_));
+      refusals(fmt::format("refused {}: {}", control.peer_name(), message_));
       control.send(wire::Reject{message_});
     } catch (const Error&) {
       // That one went away, or accept failed: the run goes on regardless.

@@ -9,17 +9,31 @@ namespace rdmabench::sweep {
 
 namespace detail {
 
+// Each output is written beside its final name and renamed over it when
+// whole: a reader (a browser refreshing report.html, a script reading a CSV
+// between rounds) sees the last round's file or this one's, never a torn
+// one, and a sweep killed mid-write leaves the previous report intact.
+std::filesystem::path partial_of(const std::filesystem::path& file) {
+  auto partial = file;
+  partial += ".partial";
+  return partial;
+}
+
 std::ofstream open_output(const std::filesystem::path& file) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  std::ofstream out(partial_of(file), std::ios::binary | std::ios::trunc);
   require(static_cast<bool>(out), "sweep report: cannot write '" + file.string() + "'",
           "the output folder must exist and be writable");
   return out;
 }
 
 void finish_output(std::ofstream& out, const std::filesystem::path& file) {
-  out.flush();
-  require(static_cast<bool>(out), "sweep report: could not write all of '" + file.string() + "'",
+  out.close();
+  require(!out.fail(), "sweep report: could not write all of '" + file.string() + "'",
           "check the free space of the output folder");
+  std::error_code error;
+  std::filesystem::rename(partial_of(file), file, error);
+  require(!error, "sweep report: cannot replace '" + file.string() + "': " + error.message(),
+          "the output folder must be writable");
 }
 
 }  // namespace detail

@@ -134,10 +134,11 @@ void write_html_verdict(std::ostream& out, const ReportModel& model, const TestR
 /// Returns what it counted, for the binary's exit status.
 ReportSummary write_failures(const std::filesystem::path& file, const ReportModel& model);
 
-/// Opens `file` for writing or throws rdmabench::Error naming it.
+/// Opens FILE.partial, where `file` is written, or throws rdmabench::Error
+/// naming `file`.
 std::ofstream open_output(const std::filesystem::path& file);
-/// Flushes `out` and throws rdmabench::Error naming `file` if anything
-/// written to it was lost (a full disk).
+/// Closes `out`, throws rdmabench::Error naming `file` if anything written
+/// to it was lost (a full disk), and renames FILE.partial over `file`.
 void finish_output(std::ofstream& out, const std::filesystem::path& file);
 
 }  // namespace rdmabench::sweep::detail

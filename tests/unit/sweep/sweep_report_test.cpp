@@ -150,6 +150,33 @@ TEST_CASE("report.html embeds the heatmap PNGs that are there", "[sweep]") {
   CHECK_THAT(html, Catch::Contains("src=\"data:image/png;base64,iVBORw==\""));
 }
 
+TEST_CASE("each round's report replaces the last one whole: a reader holding the old file keeps it",
+          "[sweep]") {
+  TempDir dir;
+  write_report(dir.path, recorded(), recorded_endpoints(), recorded_options());
+  const std::vector<std::string> names{"report.md", "report.html", "write_bw-bw_avg_gbits.csv"};
+  std::vector<std::ifstream> readers;
+  std::vector<std::string> before;
+  for (const auto& name : names) {
+    readers.emplace_back(dir.path / name, std::ios::binary);
+    before.push_back(slurp(dir.path / name));
+  }
+  // The next round, with one record fewer. Written in place, the old files
+  // would be truncated and rewritten under their readers.
+  auto fewer = recorded();
+  fewer.erase(fewer.begin());
+  write_report(dir.path, fewer, recorded_endpoints(), recorded_options());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    std::stringstream held;
+    held << readers[i].rdbuf();
+    CHECK(held.str() == before[i]);
+    CHECK(slurp(dir.path / names[i]) != before[i]);
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path))
+    CHECK(entry.path().extension() != ".partial");
+}
+
 TEST_CASE("a healthy sweep gives an empty failures.txt", "[sweep]") {
   TempDir dir;
   const auto endpoints = recorded_endpoints();

@@ -17,6 +17,7 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -252,12 +253,29 @@ def same_options_pair(exe, device, port, options, address, client_only=()):
     return common, common + list(client_only) + [address]
 
 
+def bindable(port):
+    """Whether a server could listen on TCP `port` now: no live socket holds
+    it (the range overlaps the kernel's local ports, which any connection
+    may be using)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as our servers do
+        try:
+            s.bind(("", port))
+        except OSError:
+            return False
+    return True
+
+
 class Ports:
-    """Even TCP ports, two apart (control and rdma_cm), from a random start."""
+    """Even TCP ports, two apart (control and rdma_cm), from a random start;
+    a pair that a live socket holds is skipped."""
 
     def __init__(self, first=None):
         self.port = first if first is not None else 20000 + 2 * (os.getpid() * 7 % 15000)
 
     def next(self):
-        self.port = 20000 + (self.port - 20000 + 2) % 30000
-        return self.port
+        for _ in range(15000):
+            self.port = 20000 + (self.port - 20000 + 2) % 30000
+            if bindable(self.port) and bindable(self.port + 1):
+                return self.port
+        raise RuntimeError("no free pair of TCP ports between 20000 and 50000")

@@ -14,8 +14,12 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <netdb.h>
+#include <poll.h>
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
+#include <vector>
 
 #include "rdmabench/control/test_parameters.hpp"
 #include "rdmabench/system/cpu_affinity.hpp"
@@ -289,6 +293,76 @@ struct Server::Impl {
     }
   }
 
+  /// Connections accepted and not yet screened, each until its hello
+  /// deadline: one that stays silent waits here beside the others, so that
+  /// silent connections ahead of a real client cannot keep it out.
+  struct Waiting {
+    ControlChannel channel;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  std::vector<Waiting> waiting;
+  /// More silent connections than this, and the server accepts no more
+  /// until one speaks or its deadline passes (the kernel's backlog holds them).
+  static constexpr std::size_t kMostWaiting = 32;
+
+  /// Turns away, naming the deadline, every waiting connection whose hello
+  /// deadline has passed.
+  void drop_silent(std::chrono::steady_clock::time_point now) {
+    const auto silent = std::stable_partition(waiting.begin(), waiting.end(),
+                                              [&](const Waiting& w) { return w.deadline > now; });
+    for (auto it = silent; it != waiting.end(); ++it) {
+      const std::string why = fmt::format("no hello within {} ms", std::min(config.timeout, kHelloDeadline).count());
+      (*refusals)(fmt::format("rejected {}: {}; still waiting for a client", it->channel.peer_name(), why));
+      it->channel.try_abort("rejected: " + why);
+    }
+    waiting.erase(silent, waiting.end());
+  }
+
+  /// The next control connection that has begun its hello; silent ones
+  /// are accepted meanwhile and wait (drop_silent).
+  ControlChannel next_speaking_client() {
+    for (;;) {
+      const auto now = std::chrono::steady_clock::now();
+      drop_silent(now);
+      std::vector<pollfd> fds{{listener->fd(), static_cast<short>(waiting.size() < kMostWaiting ? POLLIN : 0), 0}};
+      for (const Waiting& w : waiting) fds.push_back({w.channel.fd(), POLLIN, 0});
+      int wait_ms = -1;
+      for (const Waiting& w : waiting) {
+        const auto left = std::chrono::ceil<Milliseconds>(w.deadline - now).count();
+        wait_ms = static_cast<int>(wait_ms < 0 ? left : std::min<long long>(wait_ms, left));
+      }
+      const int n = ::poll(fds.data(), fds.size(), wait_ms);
+      if (n < 0 && errno != EINTR) throw_system_error("poll (waiting for clients)", errno);
+      if (n <= 0) continue;
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if (!fds[i].revents) continue;
+        ControlChannel speaking = std::move(waiting[i - 1].channel);
+        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i - 1));
+        return speaking;
+      }
+      if (fds[0].revents & POLLIN)
+        if (auto control = accept_control())
+          waiting.push_back({std::move(*control), std::chrono::steady_clock::now() +
+                                                      std::min(config.timeout, kHelloDeadline)});
+    }
+  }
+
+  /// The connections still waiting when a run begins: this server runs one
+  /// client at a time, so they are told it is busy, as later ones are.
+  void turn_away_waiting(const std::string& running_for) {
+    for (Waiting& w : waiting) {
+      const std::string why =
+          fmt::format("the server is busy with a run for {}; try again when it has finished", running_for);
+      (*refusals)(fmt::format("refused {}: {}", w.channel.peer_name(), why));
+      try {
+        w.channel.send(wire::Reject{why});
+      } catch (const Error&) {
+        // It left already.
+      }
+    }
+    waiting.clear();
+  }
+
   /// Reads the hello; nullopt (after telling the user) for a bad peer. A
   /// client sends it as soon as it connects: one that stays silent longer
   /// than kHelloDeadline is turned away, so it cannot hold the server.
@@ -483,13 +557,14 @@ Session Server::accept_client() {
   Impl& m = *impl_;
   require(m.listener.has_value(), "this server takes its clients through accept_over()");
   for (;;) {
-    auto control = m.accept_control();
-    if (!control) continue;
-    const std::string control_host = control->peer_host();
-    const std::string who = control->peer_name();
+    auto control = m.next_speaking_client();
+    const std::string control_host = control.peer_host();
+    const std::string who = control.peer_name();
     try {
-      if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(*control)), control_host))
+      if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(control)), control_host)) {
+        m.turn_away_waiting(who);
         return std::move(*session);
+      }
     } catch (const Error& e) {
       // Accepted, then failed (connect, endpoint, resources): that client's
       // run ends, and it has been told why; the server serves the next.

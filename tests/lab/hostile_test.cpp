@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <thread>
+#include <vector>
 
 #include "faults.hpp"
 #include "lab.hpp"
@@ -130,6 +131,20 @@ TEST_CASE("a client that connects and says nothing is turned away after the hell
   CHECK(server->wait_for_output("still waiting for a client", 8s));  // 3 s deadline, not --timeout
   ::close(fd);
   expect_served("rdma_write_lat", d, port, *server);
+}
+
+TEST_CASE("silent connections ahead of a client do not keep it out", "[sanitizer][lab][hostile]") {
+  const auto d = roce();
+  const int port = free_port_pair();
+  auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
+  INFO("server: " << server->describe());
+  // Five connections that never say hello, ahead of the client. Screened one
+  // after the other, their 3 s deadlines kept it waiting 15 s, past its
+  // default --timeout (10 s).
+  std::vector<int> silent;
+  for (int i = 0; i < 5; ++i) silent.push_back(connect_loopback(port));
+  expect_served("rdma_write_lat", d, port, *server);
+  for (const int fd : silent) ::close(fd);
 }
 
 TEST_CASE("a second client during a run is refused, naming the run's client", "[sanitizer][lab][hostile]") {

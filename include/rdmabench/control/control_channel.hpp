@@ -99,6 +99,7 @@ class ControlListener {
   /// Whether a peer is waiting to be accepted, within `timeout`.
   bool has_client(Milliseconds timeout);
   std::uint16_t port() const { return port_; }
+  int fd() const { return socket_.get(); }  ///< the listening socket, for poll
 
  private:
   FileDescriptor socket_;

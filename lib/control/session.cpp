@@ -132,6 +132,11 @@ Transport transport_for(const PortAttributes& port, const SideConfig& config, co
   return resolve_transport(port, std::nullopt, family_of(client_host));
 }
 
+/// What a client is told while the server runs for `running_for`.
+std::string busy_message(const std::string& running_for) {
+  return fmt::format("the server is busy with a run for {}; try again when it has finished", running_for);
+}
+
 /// rdma_connect, given up after `timeout`: on iWARP the provider opens its
 /// TCP connection inside the call, and a cut link would hold it for the
 /// kernel's SYN retries (over two minutes).
@@ -310,8 +315,8 @@ struct Server::Impl {
   void drop_silent(std::chrono::steady_clock::time_point now) {
     const auto silent = std::stable_partition(waiting.begin(), waiting.end(),
                                               [&](const Waiting& w) { return w.deadline > now; });
+    const std::string why = fmt::format("no hello within {} ms", std::min(config.timeout, kHelloDeadline).count());
     for (auto it = silent; it != waiting.end(); ++it) {
-      const std::string why = fmt::format("no hello within {} ms", std::min(config.timeout, kHelloDeadline).count());
       (*refusals)(fmt::format("rejected {}: {}; still waiting for a client", it->channel.peer_name(), why));
       it->channel.try_abort("rejected: " + why);
     }
@@ -350,9 +355,8 @@ struct Server::Impl {
   /// The connections still waiting when a run begins: this server runs one
   /// client at a time, so they are told it is busy, as later ones are.
   void turn_away_waiting(const std::string& running_for) {
+    const std::string why = busy_message(running_for);
     for (Waiting& w : waiting) {
-      const std::string why =
-          fmt::format("the server is busy with a run for {}; try again when it has finished", running_for);
       (*refusals)(fmt::format("refused {}: {}", w.channel.peer_name(), why));
       try {
         w.channel.send(wire::Reject{why});
@@ -527,8 +531,7 @@ std::unique_ptr<Server::TurnAway> Server::turn_away_while_busy(const std::string
   require(impl_->listener.has_value(), "a server without a control listener has nobody to turn away");
   return std::make_unique<TurnAway>(
       *impl_->listener,
-      fmt::format("the server is busy with a run for {}; try again when it has finished", running_for),
-      impl_->notice);
+      busy_message(running_for), impl_->notice);
 }
 
 std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, const std::string& control_host) {

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -107,6 +108,7 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
   if (!numa.empty() && numa != "-1") c.numa_node = std::stoi(numa);
   c.rdma_core = kRdmaCoreVersion;  // built against
   c.kernel = kernel_release();
+  if (const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN); cpus > 0 && cpus <= 1'000'000) c.host_cpus = static_cast<int>(cpus);
   return c;
 }
 

@@ -14,6 +14,18 @@ namespace rdmabench::sweep_cli {
 
 namespace {
 constexpr int kCoordinationTag = 1;
+
+/// Polls `request` until it completes or `seconds` pass. A request left
+/// unfinished is never waited for again: the job is ended then.
+bool completes_within(MPI_Request& request, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
 }  // namespace
 
 World join_world() {
@@ -41,21 +53,21 @@ std::vector<std::string> allgather_text(const World& world, const std::string& m
   std::vector<char> all(kSlot * static_cast<std::size_t>(world.size));
   MPI_Request request;
   MPI_Iallgather(slot.data(), kSlot, MPI_CHAR, all.data(), kSlot, MPI_CHAR, world.coordination, &request);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  for (int done = 0; !done;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) break;
-    if (std::chrono::steady_clock::now() > until)
-      throw Error(fmt::format("not every rank joined the sweep within {:.0f} s (one is stopped or stuck "
-                              "opening its device)", seconds));
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  if (!completes_within(request, seconds))
+    throw Error(fmt::format("not every rank joined the sweep within {:.0f} s (one is stopped or stuck "
+                            "opening its device)", seconds));
   std::vector<std::string> texts;
   for (int r = 0; r < world.size; ++r) {
     const char* begin = all.data() + kSlot * static_cast<std::size_t>(r);
     texts.emplace_back(begin, strnlen(begin, kSlot));
   }
   return texts;
+}
+
+bool all_reach_the_end(const World& world, double seconds) {
+  MPI_Request request;
+  MPI_Ibarrier(world.coordination, &request);
+  return completes_within(request, seconds);
 }
 
 void keep_for_mpi(std::vector<std::uint8_t> bytes) {

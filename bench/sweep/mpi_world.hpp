@@ -32,6 +32,12 @@ World join_world();
 /// `seconds` for every rank, then throws rdmabench::Error.
 std::vector<std::string> allgather_text(const World& world, const std::string& mine, double seconds);
 
+/// A barrier of every rank before MPI_Finalize, which waits for them all
+/// (Open MPI's is collective) and would hold a rank forever when another is
+/// stopped after its last round. False when some rank did not come within
+/// `seconds`: the caller then ends the job (MPI_Abort) instead.
+bool all_reach_the_end(const World& world, double seconds);
+
 /// Keeps the bytes of a send whose request was released unfinished (its
 /// reader stopped) until the process ends: MPI may still read them.
 void keep_for_mpi(std::vector<std::uint8_t> bytes);

@@ -38,6 +38,7 @@ sweep::PairFigures figures_of(const SizeResult& result) {
     f.lat_p99_us = result.latency->p99;
     f.lat_p999_us = result.latency->p99_9;
     f.lat_max_us = result.latency->max;
+    f.lat_samples = result.latency->count;
   }
   return f;
 }

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "sweep/coordination.hpp"
+#include "system/pause_points.hpp"
 
 namespace rdmabench::sweep_cli {
 
@@ -68,7 +69,10 @@ int Player::run() {
     } catch (const std::exception& e) {
       give_up(fmt::format("rank 0 sent an order that does not parse: {}", e.what()));
     }
-    if (j.value("kind", "") == "finish") return 0;
+    if (j.value("kind", "") == "finish") {
+      rdmabench::detail::pause_point("sweep-end");  // a test stops a rank here (rdma_sweep_test.sh)
+      return 0;
+    }
     RoundOrder order;
     try {
       order = decode_order(text, rank_.everyone.size());

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "rdmabench/verbs/error.hpp"
@@ -74,6 +76,49 @@ std::vector<RoundOrder> plan_sweep(std::span<const std::string> tests,
     }
   }
   return orders;
+}
+
+std::optional<std::string> crowded_host(std::span<const sweep::EndpointContext> everyone) {
+  std::map<std::string, std::pair<int, int>> hosts;  // host -> (ranks, CPUs)
+  for (const auto& e : everyone) {
+    auto& [ranks, cpus] = hosts[e.endpoint.host];
+    ++ranks;
+    if (e.host_cpus) cpus = *e.host_cpus;
+  }
+  for (const auto& [host, counts] : hosts)
+    if (counts.second > 0 && counts.first > counts.second)
+      return fmt::format("{} has {} ranks and {} CPUs", host, counts.first, counts.second);
+  return std::nullopt;
+}
+
+std::vector<RoundOrder> one_pair_per_round(std::vector<RoundOrder> orders, const std::set<std::string>& alone,
+                                           std::uint32_t first_epoch) {
+  std::vector<RoundOrder> out;
+  // Rounds of one test and pass are consecutive in a plan: count each run
+  // of them as it is emitted, then number it.
+  std::size_t run_start = 0;
+  auto number_run = [&] {
+    for (std::size_t i = run_start; i < out.size(); ++i) {
+      out[i].round = i - run_start;
+      out[i].rounds = out.size() - run_start;
+    }
+    run_start = out.size();
+  };
+  for (RoundOrder& order : orders) {
+    if (out.size() > run_start && (order.test != out.back().test || order.pass != out.back().pass)) number_run();
+    if (!alone.count(order.test) || order.pairs.size() <= 1) {
+      out.push_back(std::move(order));
+      continue;
+    }
+    for (const auto& pair : order.pairs) {
+      RoundOrder single = order;
+      single.pairs = {pair};
+      out.push_back(std::move(single));
+    }
+  }
+  number_run();
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].epoch = first_epoch + static_cast<std::uint32_t>(i);
+  return out;
 }
 
 std::vector<RoundOrder> plan_retest(const std::string& test, std::span<const sweep::DirectedPair> pairs,

@@ -4,6 +4,7 @@
 // --resume skips, the re-test pass), so the others never need to agree on
 // anything but these orders. MPI-free.
 
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -42,6 +43,17 @@ std::vector<RoundOrder> plan_sweep(std::span<const std::string> tests,
 /// The re-test pass of one test: `pairs` packed into rounds of disjoint pairs.
 std::vector<RoundOrder> plan_retest(const std::string& test, std::span<const sweep::DirectedPair> pairs,
                                     std::uint32_t first_epoch);
+
+/// "rdmabench-lab has 4 ranks and 2 CPUs" for the first host whose ranks
+/// outnumber its online CPUs, where the contexts say; nothing when none does.
+std::optional<std::string> crowded_host(std::span<const sweep::EndpointContext> everyone);
+
+/// `orders` with each round of a test that `alone` names split into rounds
+/// of one pair each, numbered again within its test and pass; epochs count
+/// from `first_epoch`. How latency pairs run when a host's ranks outnumber
+/// its CPUs: pairs at once would then measure the scheduler, not the fabric.
+std::vector<RoundOrder> one_pair_per_round(std::vector<RoundOrder> orders, const std::set<std::string>& alone,
+                                           std::uint32_t first_epoch);
 
 /// Where the server of pairs[index] listens for rdma_cm: each server of a
 /// round takes the next port of its own, PORT + 2(rank + n x ranks) (+ 1 for

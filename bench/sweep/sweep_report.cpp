@@ -48,9 +48,9 @@ std::string find_heatmap_tool(const std::filesystem::path& self) {
   return ::access(beside.c_str(), X_OK) == 0 ? beside.string() : std::string();
 }
 
-bool write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
-                        std::span<const sweep::EndpointContext> endpoints, const std::vector<std::string>& notes,
-                        bool with_heatmaps) {
+sweep::ReportSummary write_sweep_report(const SweepOptions& options, std::span<const sweep::SweepRecord> records,
+                                        std::span<const sweep::EndpointContext> endpoints,
+                                        const std::vector<std::string>& notes, bool with_heatmaps) {
   std::vector<sweep::Endpoint> ends;
   for (const auto& e : endpoints) ends.push_back(e.endpoint);
   const auto report = report_options(options, endpoints, notes);
@@ -59,7 +59,7 @@ bool write_sweep_report(const SweepOptions& options, std::span<const sweep::Swee
     draw_heatmaps(options.out_dir);
     summary = sweep::write_report(options.out_dir, records, ends, report);  // now with the PNGs
   }
-  return summary.failed() || !notes.empty();
+  return summary;
 }
 
 }  // namespace rdmabench::sweep_cli

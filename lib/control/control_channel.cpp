@@ -222,6 +222,11 @@ void ControlChannel::listen_for_heartbeats(Milliseconds silence) {
   if (Clock::now() - last > silence) shared_->silent.store(true, std::memory_order_relaxed);
 }
 
+Milliseconds ControlChannel::quiet_for() const noexcept {
+  const auto last = Clock::time_point(Clock::duration(shared_->last_heard_ns.load(std::memory_order_relaxed)));
+  return std::chrono::duration_cast<Milliseconds>(Clock::now() - last);
+}
+
 void ControlChannel::drop_pending_heartbeats() {
   const std::lock_guard lock(shared_->receive);
   for (;;) {

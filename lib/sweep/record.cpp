@@ -47,6 +47,7 @@ json context_json(const EndpointContext& c) {
   put_text(j, "gpu_relation", c.gpu_relation);
   put_text(j, "rdma_core", c.rdma_core);
   put_text(j, "kernel", c.kernel);
+  put_optional(j, "host_cpus", c.host_cpus);
   return j;
 }
 
@@ -129,6 +130,7 @@ EndpointContext read_context(const Fields& f) {
   c.gpu_relation = f.text("gpu_relation");
   c.rdma_core = f.text("rdma_core");
   c.kernel = f.text("kernel");
+  c.host_cpus = f.integer<int>("host_cpus");
   return c;
 }
 
@@ -164,6 +166,7 @@ std::string to_json_line(const SweepRecord& r) {
   put_text(j, "pattern", r.pattern);
   json figures = json::object();
   for (const FigureField& f : kFigureFields) put_optional(figures, std::string(f.key).c_str(), r.figures.*f.member);
+  put_optional(figures, "lat_samples", r.figures.lat_samples);
   if (!figures.empty()) j["figures"] = std::move(figures);
   put_text(j, "error", r.error);
   j["seconds"] = r.seconds;
@@ -192,6 +195,7 @@ SweepRecord from_json_line(const std::string& line) {
   if (f.find("figures", false)) {
     const Fields figures = f.object("figures");
     for (const FigureField& ff : kFigureFields) r.figures.*ff.member = figures.number(std::string(ff.key).c_str());
+    r.figures.lat_samples = figures.integer<std::uint64_t>("lat_samples");
   }
   r.error = f.text("error");
   r.seconds = f.number("seconds").value_or(0);

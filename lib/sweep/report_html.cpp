@@ -66,7 +66,7 @@ void write_heatmap(std::ostream& out, const ReportModel& model, const TestReport
     for (EndpointIndex s = 0; s < model.endpoints.size(); ++s) {
       const Cell& cell = f.matrix.at(c, s);
       const std::string verdict =
-          judged ? pair_failure(t, {{c, s}, cell.state, cell.value, cell.cause}).value_or("passes") : "";
+          judged ? pair_verdict(t, {{c, s}, cell.state, cell.value, cell.cause}) : "";
       out << heat_cell(cell, verdict, worst, best);
     }
     out << "</tr>\n";

@@ -15,7 +15,7 @@ void write_html_pairs(std::ostream& out, const ReportModel& model, const TestRep
   for (const PairJudgement& j : worst_pairs(t, 10))
     out << fmt::format("<tr><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
                        html_escape(pair_text(model.endpoints, j.pair)), value_text(j.value),
-                       html_escape(pair_failure(t, j).value_or("passes")));
+                       html_escape(pair_verdict(t, j)));
   out << "</table>\n<h3>Failed pairs</h3>\n";
   const std::vector<PairJudgement> failed = failed_pairs(t);
   if (failed.empty()) out << "<p>None: every scheduled pair gave a figure.</p>\n";
@@ -43,11 +43,11 @@ void write_retests(std::ostream& out, const ReportModel& model, const TestReport
                        html_escape(!r.error.empty() ? r.error : r.miss.value_or("passes")));
   out << "</table>\n<ul>\n";
   for (std::size_t i = 0; i < t.verdict.suspects.size(); ++i) {
-    const std::string outcome(outcome_name(t.findings[i].outcome));
+    const RetestOutcome outcome = t.findings[i].outcome;
+    const char* style = outcome == RetestOutcome::not_retested ? "" : still_failing(outcome) ? "confirmed" : "cleared";
     out << fmt::format("<li>{}: <span class=\"{}\">{}</span>, {}</li>\n",
-                       html_escape(suspect_label(model.endpoints, t.verdict.suspects[i])),
-                       t.findings[i].outcome == RetestOutcome::not_retested ? "" : outcome, outcome,
-                       html_escape(t.findings[i].reason));
+                       html_escape(suspect_label(model.endpoints, t.verdict.suspects[i])), style,
+                       outcome_name(outcome), html_escape(t.findings[i].reason));
   }
   out << "</ul>\n";
 }
@@ -56,7 +56,9 @@ void write_retests(std::ostream& out, const ReportModel& model, const TestReport
 
 void write_html_verdict(std::ostream& out, const ReportModel& model, const TestReport& t) {
   const Verdict& v = t.verdict;
-  out << fmt::format("<h3>Verdict</h3>\n<p>{} pairs judged, {} failing", v.pairs_judged, v.pairs_failing);
+  out << "<h3>Verdict</h3>\n";
+  if (const std::string basis = basis_sentence(t); !basis.empty()) out << "<p>" << html_escape(basis) << "</p>\n";
+  out << "<p>" << html_escape(failing_count_text(t));
   if (v.median) out << fmt::format("; median {} {}", value_text(*v.median), html_escape(t.main_figure().figure.unit));
   out << ".</p>\n";
   if (v.suspects.empty()) out << "<p>No suspect: no pair stands out.</p>\n";

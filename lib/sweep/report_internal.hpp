@@ -5,6 +5,7 @@
 // and one writer per output (report_csv.cpp, report_markdown.cpp,
 // report_html*.cpp, report_failures.cpp).
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -27,6 +28,10 @@ Figure describe_figure(std::string_view key);
 /// The figure a test is judged on: bw_avg_gbits for *_bw, lat_p99_us for
 /// *_lat; for any other test, the first of `present` (bw_avg_gbits when none).
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present);
+/// The fewest latency samples a p99 is judged on: with fewer, it is one of
+/// the 10 worst samples, which the scheduler's hiccups decide more than the
+/// fabric, and a *_lat test is judged on its median instead.
+inline constexpr std::uint64_t kSamplesForP99 = 1000;
 /// "rank:host:device", the CSV's and the tables' header of an endpoint.
 std::string endpoint_label(const Endpoint& e);
 /// "write_bw-bw_avg_gbits", the name of a figure's CSV and PNG without the
@@ -78,6 +83,10 @@ struct TestReport {
   bool fabric_slow = false;  ///< absolute misses are no fault of single pairs
   std::vector<RetestRow> retests;
   std::vector<RetestFinding> findings;  ///< one per verdict.suspects
+  /// What a latency verdict rests on, for a person: "p99 latency, of 1000
+  /// to 5000 samples a pair"; empty for other tests.
+  std::string basis;
+  std::string basis_why;  ///< why not the p99, when the median is judged
 
   const FigureMatrix& main_figure() const { return figures.at(main); }
 };
@@ -103,6 +112,11 @@ void assess_retests(TestReport& test, std::span<const SweepRecord> records, std:
 /// Why a judged pair fails ("failed to measure: <cause>", "12.3 Gb/s below
 /// 0.5 x median 40.1"), or nothing when it passes.
 std::optional<std::string> pair_failure(const TestReport& test, const PairJudgement& j);
+/// pair_failure's words, "passes", or the failure marked "(did not
+/// reproduce on re-test)", for the tables.
+std::string pair_verdict(const TestReport& test, const PairJudgement& j);
+/// "12 pairs judged, 3 failing (2 of them did not reproduce on re-test)".
+std::string failing_count_text(const TestReport& test);
 /// "rank 1 -> rank 3"
 std::string pair_text(const std::vector<Endpoint>& endpoints, const DirectedPair& pair);
 /// "node rank 3 (host-c mlx5_0, rail 0)", "link rank 0 (...) - rank 1 (...)"
@@ -111,6 +125,12 @@ std::string suspect_label(const std::vector<Endpoint>& endpoints, const Suspect&
 std::vector<PairJudgement> worst_pairs(const TestReport& test, std::size_t count);
 /// The pairs of the main figure that gave no figure, in matrix order.
 std::vector<PairJudgement> failed_pairs(const TestReport& test);
+/// "Judged on the median latency, of 300 samples a pair: a p99 of ...",
+/// the verdict's first sentence for a latency test; empty for others.
+std::string basis_sentence(const TestReport& test);
+/// Whether the re-test cleared every suspect whose evidence holds `pair`
+/// (and there is one): its failure did not reproduce, and does not fail the sweep.
+bool did_not_reproduce(const TestReport& test, const DirectedPair& pair);
 
 // --- HTML pieces (report_html_cells.cpp) ---
 

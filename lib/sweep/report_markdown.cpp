@@ -63,7 +63,7 @@ void write_pairs(std::ofstream& out, const ReportModel& model, const TestReport&
   out << fmt::format("### Worst pairs\n\n| pair | {} ({}) | verdict |\n|---|---:|---|\n", figure.name, figure.unit);
   for (const PairJudgement& j : worst_pairs(t, 10))
     out << fmt::format("| {} | {} | {} |\n", pair_text(model.endpoints, j.pair), value_text(j.value),
-                       md(pair_failure(t, j).value_or("passes")));
+                       md(pair_verdict(t, j)));
   const std::vector<PairJudgement> failed = failed_pairs(t);
   out << "\n### Failed pairs\n\n";
   if (failed.empty()) out << "None: every scheduled pair gave a figure.\n";
@@ -73,7 +73,9 @@ void write_pairs(std::ofstream& out, const ReportModel& model, const TestReport&
 
 void write_verdict(std::ofstream& out, const TestReport& t) {
   const Verdict& v = t.verdict;
-  out << fmt::format("### Verdict\n\n{} pairs judged, {} failing", v.pairs_judged, v.pairs_failing);
+  out << "### Verdict\n\n";
+  if (const std::string basis = basis_sentence(t); !basis.empty()) out << md(basis) << "\n\n";
+  out << failing_count_text(t);
   if (v.median) out << fmt::format("; median {} {}", value_text(*v.median), t.main_figure().figure.unit);
   out << ".\n\n";
   if (v.suspects.empty()) out << "No suspect: no pair stands out.\n";

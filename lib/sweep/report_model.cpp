@@ -73,6 +73,40 @@ void fill_matrices(TestReport& t, const std::vector<const SweepRecord*>& sweep, 
   }
 }
 
+/// A *_lat test's judged figure: its p99 when every measured pair kept
+/// enough samples for one, else its median. Sets t.basis to say which, and
+/// on how many samples.
+std::string judged_latency(TestReport& t, const std::vector<const SweepRecord*>& sweep,
+                           const std::vector<std::string>& keys, const std::string& p99_key) {
+  std::optional<std::uint64_t> fewest, most;
+  bool unknown = false;
+  for (const SweepRecord* r : sweep) {
+    if (!r->measured()) continue;
+    if (!r->figures.lat_samples) {
+      unknown = true;
+      continue;
+    }
+    const std::uint64_t n = *r->figures.lat_samples;
+    fewest = std::min(fewest.value_or(n), n);
+    most = std::max(most.value_or(n), n);
+  }
+  const auto range = [&] {
+    return *fewest == *most ? fmt::format("{} samples a pair", *fewest)
+                            : fmt::format("{} to {} samples a pair", *fewest, *most);
+  };
+  const bool thin = fewest && *fewest < kSamplesForP99;
+  const bool has_median = std::find(keys.begin(), keys.end(), "lat_p50_us") != keys.end();
+  if (thin && has_median) {
+    t.basis = "median latency, of " + range();
+    t.basis_why = fmt::format("a p99 of fewer than {} samples is one of the 10 worst, too thin to judge a pair "
+                              "by; run -n {} or more to judge the p99", kSamplesForP99, kSamplesForP99);
+    return "lat_p50_us";
+  }
+  if (fewest) t.basis = fmt::format("p99 latency, of {}{}", range(), unknown ? " (some records do not say)" : "");
+  else if (unknown) t.basis = "p99 latency (the records do not say of how many samples)";
+  return p99_key;
+}
+
 Thresholds thresholds_for(std::string_view test, const ReportOptions& options) {
   if (test.ends_with("_bw")) return options.bandwidth;
   if (test.ends_with("_lat")) return options.latency;
@@ -89,7 +123,8 @@ TestReport build_test(const std::string& test, std::span<const SweepRecord> reco
   fill_matrices(t, sweep, endpoints);
   std::vector<std::string> keys;
   for (const FigureMatrix& f : t.figures) keys.push_back(f.key);
-  const std::string main = main_figure_key(test, keys);
+  std::string main = main_figure_key(test, keys);
+  if (test.ends_with("_lat")) main = judged_latency(t, sweep, keys, main);
   t.main = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), main) - keys.begin());
   const Thresholds thresholds = thresholds_for(test, options);
   t.verdict = judge(t.main_figure().matrix, endpoints, t.main_figure().figure, thresholds);

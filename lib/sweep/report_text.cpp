@@ -46,4 +46,9 @@ std::vector<PairJudgement> failed_pairs(const TestReport& t) {
   return failed;
 }
 
+std::string basis_sentence(const TestReport& t) {
+  if (t.basis.empty()) return {};
+  return "Judged on the " + t.basis + (t.basis_why.empty() ? "" : ": " + t.basis_why) + ".";
+}
+
 }  // namespace rdmabench::sweep::detail

@@ -2,7 +2,10 @@
 // endpoints. For a failing client->server, client->good and good->server
 // run: if only the first fails the client is to blame, if only the second
 // the server, if neither the link between them. Only ends not already known
-// to be good are re-tested.
+// to be good are re-tested. A link's or an unattributed suspect's failing
+// pairs are measured again themselves too: a failure that does not
+// reproduce fails nothing, and where every endpoint has a failing pair (no
+// known-good partner at all) that is the only re-test there is.
 
 #include <algorithm>
 
@@ -54,6 +57,7 @@ std::vector<DirectedPair> plan_retest(const PairMatrix& matrix, const std::vecto
   for (const Suspect& suspect : suspects) {
     if (suspect.kind == SuspectKind::fabric_slow) continue;  // no good endpoint to compare with
     for (const PairJudgement& j : suspect.evidence) {
+      if (suspect.kind != SuspectKind::node) add(j.pair);
       // An end already known to be good (a bad node's partner) needs no re-test.
       if (!good[j.pair.client])
         for (EndpointIndex g : good_partners(matrix, good, j.pair.client, j.pair.server)) add({j.pair.client, g});

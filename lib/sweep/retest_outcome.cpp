@@ -75,7 +75,7 @@ RetestFinding link_finding(const Suspect& s, std::span<const RetestPair> retests
     f.outcome = RetestOutcome::confirmed;
     f.reason = "both ends pass with known-good partners, so the link between them stays the suspect";
   } else {
-    f.outcome = RetestOutcome::cleared;
+    f.outcome = RetestOutcome::elsewhere;
     f.reason = fmt::format("{} fails with known-good partners too, so the fault is there rather than in the link",
                            fmt::join(failing_ends, " and "));
   }
@@ -102,11 +102,14 @@ RetestFinding unattributed_finding(const Suspect& s, std::span<const RetestPair>
 std::string_view outcome_name(RetestOutcome outcome) {
   switch (outcome) {
     case RetestOutcome::confirmed: return "confirmed";
-    case RetestOutcome::cleared: return "cleared";
+    case RetestOutcome::cleared: return "did not reproduce";
+    case RetestOutcome::elsewhere: return "at an end";
     case RetestOutcome::not_retested: return "not re-tested";
   }
   return "unknown";
 }
+
+bool still_failing(RetestOutcome outcome) { return outcome != RetestOutcome::cleared; }
 
 RetestFinding assess_retest(const Suspect& suspect, std::span<const RetestPair> retests,
                             std::span<const Endpoint> endpoints) {

@@ -12,7 +12,9 @@ namespace rdmabench::detail {
 /// "mid-run" (RDMABENCH_PAUSE_DELAY_MS, default 500, into the first size's
 /// loops: a thread stops the whole process there), "end-of-size" (the first
 /// size timed, its closing barrier not yet met) and "teardown" (every size
-/// done and reported, before the connection closes).
+/// done and reported, before the connection closes); and rdma_sweep's
+/// "sweep-end" (a rank other than 0 told the sweep is over, before the
+/// ranks meet to finish).
 void pause_point(const char* phase);
 
 }  // namespace rdmabench::detail

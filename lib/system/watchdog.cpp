@@ -2,6 +2,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace rdmabench::detail {
@@ -64,11 +65,29 @@ void Watchdog::throw_peer_gone(PeerState state, const std::string& reason,
   throw Error(fmt::format("{} gave up mid-run: {}", control_.peer_name(), reason));
 }
 
+void Watchdog::throw_if_peer_fell_silent(const std::string& what) {
+  const Milliseconds quiet = control_.quiet_for();
+  if (quiet < timeout_ / 2) return;
+  // The heartbeat thread looks every timeout/4 (at most 1 s): the flag is
+  // set by then if the peer stays quiet.
+  const auto until = std::chrono::steady_clock::now() + (timeout_ - std::min(quiet, timeout_)) +
+                     std::min(timeout_ / 4, Milliseconds(1000)) + Milliseconds(100);
+  while (!peer_silent_.load(std::memory_order_relaxed) && std::chrono::steady_clock::now() < until)
+    throw_if_peer_gone([&] { return "(" + what + ")"; }, Milliseconds(20));
+  if (!peer_silent_.load(std::memory_order_relaxed)) return;
+  throw Error(fmt::format("{} went silent: no word from it for {} ms, and then this side's RDMA failed ({})",
+                          control_.peer_name(), timeout_.count(), what),
+              "it is stopped, crashed, or cut off (a peer that gave up first tears down its memory, which fails "
+              "this side's RDMA); if it is merely slow to "
+              "answer, raise --timeout on both sides");
+}
+
 void Watchdog::post_failed(int rc) {
   // Providers return an errno value, some a negative one (siw: -1).
   const std::string what = fmt::format("ibv_post_send failed: {}",
                                        rc > 0 ? std::strerror(rc) : fmt::format("returned {}", rc));
   throw_if_peer_gone([&] { return "(" + what + ")"; }, kErrorGrace);
+  throw_if_peer_fell_silent(what);
   throw Error(what, "the send queue overflowed or the QP left RTS");
 }
 
@@ -78,6 +97,7 @@ void Watchdog::completion_failed(const ibv_wc& wc, int polled) {
       fmt::format("completion with error: {} (status {}, vendor error 0x{:x}, wr_id {})",
                   ibv_wc_status_str(wc.status), static_cast<int>(wc.status), wc.vendor_err, wc.wr_id);
   throw_if_peer_gone([&] { return "(" + what + ")"; }, kErrorGrace);
+  throw_if_peer_fell_silent(what);
   throw Error(what, wc.status == IBV_WC_RETRY_EXC_ERR
                         ? "the peer stopped answering: it exited, or the path is down"
                         : failure_hint_);

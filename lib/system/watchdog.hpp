@@ -71,6 +71,13 @@ class Watchdog {
       throw_peer_gone(state, reason, context());
   }
   PeerState peer_state(Milliseconds grace, std::string& reason);
+  /// A cut link or a stopped peer often shows first as a failed completion
+  /// or post, once the far side has given up and torn down its memory (a
+  /// "remote access error" names no cut link). When the peer has been quiet
+  /// for half the timeout already, waits (at most the rest of it and one
+  /// heartbeat) for the heartbeat thread to call it silent, and then throws
+  /// saying so, with `what` failed beside it.
+  void throw_if_peer_fell_silent(const std::string& what);
   [[noreturn]] void throw_peer_gone(PeerState state, const std::string& reason,
                                     const std::string& context);
 

@@ -114,7 +114,7 @@ bool check_server_serves_on(Process& server, std::chrono::milliseconds limit, Cl
                             Outcome& o) {
   const bool said = server.wait_for_output("still waiting for a client", limit);
   o.seconds = seconds_since(t0);
-  const bool named = server.err().find("failed: ") != std::string::npos;
+  const bool named = server.err().find("failed: ") != std::string::npos && names_what_happened(server.err());
   const bool waiting = server.running();
   o.observed += std::string(o.observed.empty() || o.observed.back() == ' ' ? "" : "; ") +
                 (said ? "server ended that run after " + fmt_seconds(o.seconds) + " s" +
@@ -168,7 +168,7 @@ Outcome harm(const Cell& c) {
       continue;
     }
     if (exit_bounded_by_kernel(c)) {
-      const bool said = p->wait_for_output("error:", limit);
+      const bool said = p->wait_for_output("error:", limit) && names_what_happened(p->err());
       o.observed = std::string(who) + (said ? " named the cause after " : " said nothing in ") +
                    fmt_seconds(seconds_since(t0)) + " s; ";
       held = held && said;
@@ -178,7 +178,7 @@ Outcome harm(const Cell& c) {
     const auto rc = p->wait_for(limit);
     o.seconds = seconds_since(t0);
     o.observed += (o.observed.empty() || o.observed.back() == ' ' ? "" : "; ") + describe_exit(who, rc, o.seconds, *p);
-    held = held && rc && (complete ? *rc == 0 : *rc != 0 && p->err().find("error:") != std::string::npos);
+    held = held && rc && (complete ? *rc == 0 : *rc != 0 && names_what_happened(p->err()));
   }
   hurt.kill(SIGKILL);  // a stopped side ends at once; nothing is left behind
   o.verdict = held ? Outcome::Verdict::held : Outcome::Verdict::failed;
@@ -285,12 +285,30 @@ Outcome hostile_to_client(const Cell& c) {
   const auto rc = p.wait_for(kSurvivorLimit);
   o.seconds = seconds_since(t0);
   o.observed = describe_exit("client", rc, o.seconds, p);
-  o.verdict = rc && *rc != 0 && p.err().find("error:") != std::string::npos ? Outcome::Verdict::held
-                                                                             : Outcome::Verdict::failed;
+  o.verdict = rc && *rc != 0 && p.err().find("error: not an rdmabench peer") != std::string::npos
+                  ? Outcome::Verdict::held
+                  : Outcome::Verdict::failed;
   return o;
 }
 
 }  // namespace
+
+bool names_what_happened(const std::string& message) {
+  // The words the binaries use for each fate of a peer (lib/system/
+  // watchdog.cpp, lib/control), and the kernel's for a refused or reset
+  // connection. Each must be on the error line itself.
+  static const char* const kFates[] = {
+      "went silent",      "closed the control connection", "closed the connection", "gave up",
+      "timed out",        "did not complete within",       "stopped answering",     "Connection reset by peer",
+      "Connection refused",
+  };
+  for (std::size_t at = message.find("error:"); at != std::string::npos; at = message.find("error:", at + 1)) {
+    const std::string line = message.substr(at, message.find('\n', at) - at);
+    for (const char* fate : kFates)
+      if (line.find(fate) != std::string::npos) return true;
+  }
+  return false;
+}
 
 std::string Setup::name() const {
   std::string n = binary;

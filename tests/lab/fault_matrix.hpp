@@ -44,6 +44,12 @@ struct Outcome {
 
 Outcome run_cell(const Cell& cell);
 
+/// Whether a survivor's error message names what happened to its peer or
+/// the path: it went silent, closed the connection, gave up, timed out, or
+/// refused or reset it. "error:" alone is not enough: "remote access error"
+/// names no cut link.
+bool names_what_happened(const std::string& message);
+
 const char* to_string(Fault f);
 const char* to_string(Side s);
 

@@ -180,3 +180,17 @@ TEST_CASE("fault matrix: every peer failure at every phase ends the survivor in 
   const std::string leftovers = "pgrep -f '^" + bin("rdma_") + "' > /dev/null";
   CHECK(std::system(leftovers.c_str()) != 0);
 }
+
+TEST_CASE("fault matrix: a survivor's message holds only if it names what happened", "[fault-words]") {
+  using lab::faults::names_what_happened;
+  CHECK(names_what_happened("rdma_write_bw: error: server 10.0.2.15:32586 went silent: no word from it for 2000 ms"));
+  CHECK(names_what_happened("rdma_write_bw: error: client 10.0.2.15:54338 closed the control connection"));
+  CHECK(names_what_happened("rdma_write_bw: error: peer server 10.0.2.15:37912 gave up during rdma_cm setup"));
+  CHECK(names_what_happened("rdma_write_bw: error: timed out after 2000 ms waiting for server 10.0.2.15:39228"));
+  CHECK(names_what_happened("rdma_write_bw: error: control connection to server failed: Connection reset by peer"));
+  // Errors that name no fate: a cut link's first symptom, a bare status.
+  CHECK_FALSE(names_what_happened("rdma_write_bw: error: completion with error: remote access error (status 10, "
+                                  "vendor error 0x0, wr_id 3)"));
+  CHECK_FALSE(names_what_happened("rdma_write_bw: error: ibv_post_send failed: Invalid argument"));
+  CHECK_FALSE(names_what_happened("the peer went silent, said a log line that is no error line"));
+}

@@ -43,11 +43,12 @@ else
   trap 'rm -rf "$tmp"' EXIT
 fi
 
-# One guest has 2 vCPUs: the pairs of a round share them, and a latency
-# pair's p99 is the scheduler's (milliseconds) more than the fabric's. The
-# relative limits are opened so far that only a failed pair fails a healthy
-# sweep here; tests/lab/sweep_faults_test.sh checks the verdicts.
-LAB_LIMITS=(--max-p99-multiple 100000 --min-share-of-median 0.01)
+# Every sweep here runs at the default limits: a healthy sweep must pass
+# them, even in one guest of 2 vCPUs where a latency pair's tail is the
+# scheduler's. Latency pairs of fewer than 1000 samples are judged on their
+# median, and a pair that fails once and passes its re-test fails nothing
+# (failures.txt says "NOT REPRODUCED"); tests/lab/rdma_sweep_faults_test.sh
+# checks the verdicts on a sick fabric.
 
 # sweep NAME RANKS ARGS...: runs one sweep into $tmp/NAME, prints its wall
 # time; the exit status is rdma_sweep's.
@@ -55,7 +56,7 @@ sweep() {
   local name=$1 ranks=$2; shift 2
   local started rc
   started=$(date +%s.%N)
-  timeout 600 mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "${LAB_LIMITS[@]}" "$@"
+  timeout 600 mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "$@"
   rc=$?
   echo "== $name: mpirun -np $ranks exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
   if [ -s "$tmp/$name/failures.txt" ]; then echo "== $name: failures.txt:"; cat "$tmp/$name/failures.txt"; fi
@@ -141,7 +142,7 @@ PY
     python3 "$HERE/rdma_sweep_check.py" partial "$tmp/partial" 4 write_bw || exit 1
     # --resume finishes it: the pairs already there are not run again.
     before=$(wc -l < "$tmp/partial/results.jsonl")
-    timeout 600 mpirun --oversubscribe -np 4 "$SWEEP" -d "$DEV" --resume "$tmp/partial" "${LAB_LIMITS[@]}" \
+    timeout 600 mpirun --oversubscribe -np 4 "$SWEEP" -d "$DEV" --resume "$tmp/partial" \
       --test write_bw -n 3000 --timeout 3 --no-heatmaps || { echo "FAIL: the resumed sweep exited non-zero"; exit 1; }
     echo "resumed: $before records before, $(wc -l < "$tmp/partial/results.jsonl") after"
     check_complete partial 4 write_bw || exit 1

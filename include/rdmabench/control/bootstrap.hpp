@@ -58,6 +58,9 @@ class Bootstrap {
   /// poll through their watchdog: one relaxed load, no call.
   virtual const std::atomic<bool>& silence_flag() const noexcept = 0;
   bool peer_went_silent() const noexcept { return silence_flag().load(std::memory_order_relaxed); }
+  /// How long since the peer's last word, heartbeats included; 0 where the
+  /// channel does not keep the time.
+  virtual Milliseconds quiet_for() const noexcept { return Milliseconds(0); }
   /// Best effort: tell the peer why we are giving up. Never throws.
   virtual void try_abort(const std::string& reason) noexcept = 0;
   virtual const std::string& peer_name() const = 0;

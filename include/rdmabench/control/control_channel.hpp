@@ -50,6 +50,7 @@ class ControlChannel final : public Bootstrap {
   void send_heartbeat() override;
   void listen_for_heartbeats(Milliseconds silence) override;
   const std::atomic<bool>& silence_flag() const noexcept override { return shared_->silent; }
+  Milliseconds quiet_for() const noexcept override;
   void try_abort(const std::string& reason) noexcept override;
   const std::string& peer_name() const override { return peer_name_; }
   int wait_fd() const override { return socket_.get(); }

@@ -33,6 +33,7 @@ struct EndpointContext {
   std::string gpu_relation;              ///< topology of GPU to NIC ("PIX", "SYS", ...); empty for host
   std::string rdma_core;                 ///< rdma-core (libibverbs) version
   std::string kernel;                    ///< uname -r
+  std::optional<int> host_cpus;          ///< the host's online CPUs (ranks beyond them share CPUs)
 };
 
 /// The figures a pair's run gives; a test fills only its own.
@@ -45,6 +46,10 @@ struct PairFigures {
   std::optional<double> lat_p99_us;
   std::optional<double> lat_p999_us;
   std::optional<double> lat_max_us;
+  /// How many latency samples the percentiles rest on: a p99 of 300 is
+  /// the third-worst sample, too thin to judge a pair by (the report then
+  /// judges the median). Not a figure: no matrix of its own.
+  std::optional<std::uint64_t> lat_samples;
 };
 
 /// A figure's JSON key ("bw_avg_gbits") and where PairFigures keeps it.

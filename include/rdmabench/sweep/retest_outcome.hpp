@@ -24,10 +24,15 @@ struct RetestPair {
 
 enum class RetestOutcome {
   confirmed,     ///< the re-test fails where the suspect says it would
-  cleared,       ///< the re-test passes where the suspect says it would fail
+  cleared,       ///< the re-test passes where the suspect says it would fail: it did not reproduce
+  elsewhere,     ///< a link's end fails with other partners too: the fault reproduces, at that end
   not_retested,  ///< no re-test pair bears on it (or a slow fabric, which has no good partner)
 };
+/// "confirmed", "did not reproduce", "at an end", "not re-tested".
 std::string_view outcome_name(RetestOutcome outcome);
+/// Whether the suspect still fails the sweep: every outcome but `cleared`
+/// (a failure the re-test did not reproduce is reported, not counted).
+bool still_failing(RetestOutcome outcome);
 
 struct RetestFinding {
   RetestOutcome outcome = RetestOutcome::not_retested;
@@ -42,7 +47,7 @@ struct RetestFinding {
 /// link a-b: its own pair (either direction) measured again decides when
 ///   present: failing again confirms, passing clears. Otherwise the ends'
 ///   pairs with others: all passing confirms the link (the ends are fine),
-///   an end failing with others clears the link and names that end.
+///   an end failing with others is `elsewhere` and names that end.
 /// unattributed: confirmed when any pair of its endpoints fails again,
 ///   cleared when all pass.
 RetestFinding assess_retest(const Suspect& suspect, std::span<const RetestPair> retests,

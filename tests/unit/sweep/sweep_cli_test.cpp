@@ -119,6 +119,34 @@ TEST_CASE("rdma_sweep plan: tests in turn, --resume skips what was measured", "[
   CHECK(again[0].pass == sweep::SweepPass::retest);
 }
 
+TEST_CASE("rdma_sweep plan: latency pairs one at a time where a host's ranks outnumber its CPUs", "[unit][sweep]") {
+  std::vector<sweep::EndpointContext> everyone(4);
+  for (int r = 0; r < 4; ++r) everyone[r].endpoint = {r, r < 2 ? "big" : "lab", "rxe0", 0};
+  everyone[0].host_cpus = everyone[1].host_cpus = 64;
+  CHECK_FALSE(crowded_host(everyone));  // lab's CPUs unknown: nothing is assumed
+  everyone[2].host_cpus = everyone[3].host_cpus = 2;
+  CHECK_FALSE(crowded_host(everyone));  // 2 ranks, 2 CPUs
+  everyone.push_back(everyone[3]);
+  everyone.back().endpoint.rank = 4;
+  CHECK(crowded_host(everyone) == "lab has 3 ranks and 2 CPUs");
+
+  const sweep::Schedule schedule{{{0, 1}, {2, 3}}, {{1, 0}, {3, 2}}};
+  const std::vector<std::string> tests{"write_bw", "write_lat"};
+  const auto orders = one_pair_per_round(plan_sweep(tests, schedule, {}, 0), {"write_lat"}, 7);
+  REQUIRE(orders.size() == 2 + 4);  // write_bw's rounds as they were, write_lat's pairs alone
+  CHECK(orders[1].pairs == std::vector<sweep::DirectedPair>{{1, 0}, {3, 2}});
+  CHECK(orders[1].round == 1);
+  CHECK(orders[1].rounds == 2);
+  for (std::size_t i = 2; i < orders.size(); ++i) {
+    CHECK(orders[i].test == "write_lat");
+    CHECK(orders[i].pairs.size() == 1);
+    CHECK(orders[i].round == i - 2);
+    CHECK(orders[i].rounds == 4);
+  }
+  CHECK(orders[3].pairs.front() == sweep::DirectedPair{2, 3});
+  for (std::size_t i = 0; i < orders.size(); ++i) CHECK(orders[i].epoch == 7 + i);
+}
+
 TEST_CASE("rdma_sweep ports: each server of a round its own, within 65535", "[unit][sweep]") {
   const RoundOrder incast{0, "write_bw", sweep::SweepPass::sweep, 0, 1, {{1, 0}, {2, 0}, {3, 0}}};
   CHECK(server_port(incast, 0, 18515, 4) == 18515);

@@ -22,11 +22,12 @@ SweepRecord full_record() {
   r.pass = SweepPass::retest;
   r.round = 4;
   r.client = {{2, "host-c", "mlx5_1", 1}, 1, "10.0.0.3", "fe80::1", 200.0, "InfiniBand", "28.39.1002", 1,
-              "cuda:0", "PIX", "44.0", "6.1.0-18-amd64"};
+              "cuda:0", "PIX", "44.0", "6.1.0-18-amd64", 64};
   r.server.endpoint = {5, "host-f", "mlx5_1", 1};
   r.size_bytes = 64;
   r.figures.lat_p99_us = 2.875;
   r.figures.lat_max_us = 11.5;
+  r.figures.lat_samples = 300;
   r.seconds = 1.25;
   r.started_utc = "2026-11-30T09:00:03Z";
   return r;
@@ -53,12 +54,14 @@ TEST_CASE("a sweep record survives JSON and back", "[sweep]") {
   CHECK(back.client.numa_node == 1);
   CHECK(back.client.gpu_relation == "PIX");
   CHECK(back.client.kernel == "6.1.0-18-amd64");
+  CHECK(back.client.host_cpus == 64);
   CHECK(back.server.endpoint.host == "host-f");
   CHECK_FALSE(back.server.port_rate_gbits);
   CHECK(back.server.firmware.empty());
   CHECK(back.size_bytes == 64);
   CHECK(back.figures.lat_p99_us == 2.875);
   CHECK(back.figures.lat_max_us == 11.5);
+  CHECK(back.figures.lat_samples == 300u);
   CHECK_FALSE(back.figures.lat_avg_us);
   CHECK(back.measured());
   CHECK(back.seconds == 1.25);

@@ -5,10 +5,13 @@
 
 #include "system/watchdog.hpp"
 
+#include <thread>
+
 #include "catch2_compat.hpp"
 #include <cstdint>
 #include <optional>
 
+#include "control/heartbeat.hpp"
 #include "rdmabench/control/control_channel.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
@@ -63,5 +66,42 @@ TEST_CASE("watchdog: a stalled run with a live peer ends at the timeout", "[watc
     // that never times out fails here.
     REQUIRE_THROWS_MATCHES(spin_stalled(dog, std::uint64_t{1} << 34), rdmabench::Error,
                            MessageContains("no progress for 1 ms waiting for the test's message"));
+  }
+}
+
+namespace {
+
+/// A completion as a cut link's survivor sees it once the far side gave up
+/// and deregistered its memory.
+ibv_wc remote_access_error() {
+  ibv_wc wc{};
+  wc.status = IBV_WC_REM_ACCESS_ERR;
+  wc.wr_id = 3;
+  return wc;
+}
+
+}  // namespace
+
+TEST_CASE("watchdog: an RDMA error after the peer fell quiet is named as its silence", "[watchdog]") {
+  auto [mine, peer] = rdmabench::make_control_pair();  // the peer never says a word
+  SECTION("quiet for half the timeout: it waits for the heartbeat's verdict, and says the peer went silent") {
+    const Milliseconds timeout(400);
+    rdmabench::detail::Heartbeats beats(mine, timeout);
+    Watchdog dog(mine, timeout, "the test's message");
+    std::this_thread::sleep_for(timeout / 2 + Milliseconds(50));
+    REQUIRE_THROWS_MATCHES(dog.completion_failed(remote_access_error()), rdmabench::Error,
+                           MessageContains("went silent: no word from it for 400 ms, and then this side's RDMA "
+                                           "failed (completion with error: remote access error"));
+  }
+  SECTION("quiet for less than half the timeout: the error is the fabric's, said at once") {
+    const Milliseconds timeout(60'000);
+    rdmabench::detail::Heartbeats beats(mine, timeout);
+    Watchdog dog(mine, timeout, "the test's message");
+    try {
+      dog.completion_failed(remote_access_error());
+      FAIL("completion_failed returned");
+    } catch (const rdmabench::Error& e) {
+      CHECK_THAT(std::string(e.what()), Catch::StartsWith("completion with error: remote access error"));
+    }
   }
 }

@@ -37,10 +37,14 @@ void Watchdog::check(std::uint64_t progress) {
     stalled_since_ = now;
   }
   throw_if_peer_gone([&] { return waiting_context(progress); });
-  if (now - stalled_since_ > timeout_)
+  if (now - stalled_since_ > timeout_) {
+    // Stalled because the peer is stopped or cut off: say that, once its
+    // heartbeats have been missing long enough to tell.
+    if (silent_soon(waiting_context(progress))) peer_went_silent(progress);
     throw Error(fmt::format("no progress for {} ms waiting for {} (at message {})",
                             timeout_.count(), waiting_for_, progress),
                 "the peer or the fabric is stuck; raise --timeout if it is merely slow");
+  }
 }
 
 PeerState Watchdog::peer_state(Milliseconds grace, std::string& reason) {
@@ -65,21 +69,24 @@ void Watchdog::throw_peer_gone(PeerState state, const std::string& reason,
   throw Error(fmt::format("{} gave up mid-run: {}", control_.peer_name(), reason));
 }
 
-void Watchdog::throw_if_peer_fell_silent(const std::string& what) {
+bool Watchdog::silent_soon(const std::string& what) {
   const Milliseconds quiet = control_.quiet_for();
-  if (quiet < timeout_ / 2) return;
+  if (quiet < timeout_ / 2) return false;
   // The heartbeat thread looks every timeout/4 (at most 1 s): the flag is
   // set by then if the peer stays quiet.
   const auto until = std::chrono::steady_clock::now() + (timeout_ - std::min(quiet, timeout_)) +
                      std::min(timeout_ / 4, Milliseconds(1000)) + Milliseconds(100);
   while (!peer_silent_.load(std::memory_order_relaxed) && std::chrono::steady_clock::now() < until)
-    throw_if_peer_gone([&] { return "(" + what + ")"; }, Milliseconds(20));
-  if (!peer_silent_.load(std::memory_order_relaxed)) return;
+    throw_if_peer_gone([&] { return what; }, Milliseconds(20));
+  return peer_silent_.load(std::memory_order_relaxed);
+}
+
+void Watchdog::throw_if_peer_fell_silent(const std::string& what) {
+  if (!silent_soon("(" + what + ")")) return;
   throw Error(fmt::format("{} went silent: no word from it for {} ms, and then this side's RDMA failed ({})",
                           control_.peer_name(), timeout_.count(), what),
               "it is stopped, crashed, or cut off (a peer that gave up first tears down its memory, which fails "
-              "this side's RDMA); if it is merely slow to "
-              "answer, raise --timeout on both sides");
+              "this side's RDMA); if it is merely slow to answer, raise --timeout on both sides");
 }
 
 void Watchdog::post_failed(int rc) {

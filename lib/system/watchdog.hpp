@@ -78,6 +78,11 @@ class Watchdog {
   /// heartbeat) for the heartbeat thread to call it silent, and then throws
   /// saying so, with `what` failed beside it.
   void throw_if_peer_fell_silent(const std::string& what);
+  /// Whether the heartbeat thread calls the peer silent within the wait
+  /// throw_if_peer_fell_silent describes (false at once when the peer spoke
+  /// within half the timeout); throws if the peer is gone meanwhile, with
+  /// `context`.
+  bool silent_soon(const std::string& context);
   [[noreturn]] void throw_peer_gone(PeerState state, const std::string& reason,
                                     const std::string& context);
 

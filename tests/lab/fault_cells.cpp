@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "fault_matrix.hpp"
@@ -114,7 +115,7 @@ bool check_server_serves_on(Process& server, std::chrono::milliseconds limit, Cl
                             Outcome& o) {
   const bool said = server.wait_for_output("still waiting for a client", limit);
   o.seconds = seconds_since(t0);
-  const bool named = server.err().find("failed: ") != std::string::npos && names_what_happened(server.err());
+  const bool named = names_what_happened(server.err());
   const bool waiting = server.running();
   o.observed += std::string(o.observed.empty() || o.observed.back() == ' ' ? "" : "; ") +
                 (said ? "server ended that run after " + fmt_seconds(o.seconds) + " s" +
@@ -300,10 +301,12 @@ bool names_what_happened(const std::string& message) {
   static const char* const kFates[] = {
       "went silent",      "closed the control connection", "closed the connection", "gave up",
       "timed out",        "did not complete within",       "stopped answering",     "Connection reset by peer",
-      "Connection refused",
+      "Connection refused", "lost the control connection",
   };
-  for (std::size_t at = message.find("error:"); at != std::string::npos; at = message.find("error:", at + 1)) {
-    const std::string line = message.substr(at, message.find('\n', at) - at);
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);) {
+    // An error line, or a server's "the run for CLIENT failed: WHY" notice.
+    if (line.find("error:") == std::string::npos && line.find(" failed: ") == std::string::npos) continue;
     for (const char* fate : kFates)
       if (line.find(fate) != std::string::npos) return true;
   }

@@ -188,6 +188,10 @@ TEST_CASE("fault matrix: a survivor's message holds only if it names what happen
   CHECK(names_what_happened("rdma_write_bw: error: peer server 10.0.2.15:37912 gave up during rdma_cm setup"));
   CHECK(names_what_happened("rdma_write_bw: error: timed out after 2000 ms waiting for server 10.0.2.15:39228"));
   CHECK(names_what_happened("rdma_write_bw: error: control connection to server failed: Connection reset by peer"));
+  CHECK(names_what_happened("rdma_write_bw: the run for client 10.0.2.15:41 failed: client 10.0.2.15:41 closed the "
+                            "control connection; still waiting for a client"));
+  CHECK_FALSE(names_what_happened("rdma_write_bw: the run for client 10.0.2.15:41 failed: ibv_create_qp: Invalid "
+                                  "argument; still waiting for a client"));
   // Errors that name no fate: a cut link's first symptom, a bare status.
   CHECK_FALSE(names_what_happened("rdma_write_bw: error: completion with error: remote access error (status 10, "
                                   "vendor error 0x0, wr_id 3)"));

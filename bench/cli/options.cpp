@@ -1,4 +1,5 @@
 #include "cli/options.hpp"
+#include "cli/perftest_spellings.hpp"
 
 #include <fmt/format.h>
 
@@ -270,10 +271,29 @@ po::variables_map parse_with_server(const std::vector<std::string>& args, po::op
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    const std::string nearest = nearest_option(e.get_option_name(), long_names(options));
+    throw UsageError(nearest.empty() ? e.what() : fmt::format("{} (did you mean {}?)", e.what(), nearest));
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
   return vm;
+}
+
+std::vector<std::string> long_names(const po::options_description& options) {
+  std::vector<std::string> names;
+  for (const auto& option : options.options())
+    if (!option->long_name().empty() && option->long_name() != "server") names.push_back(option->long_name());
+  return names;
+}
+
+bool has_option(const po::options_description& options, std::string_view name) {
+  for (const auto& option : options.options()) {
+    if (option->long_name() == name) return true;
+    const std::string shown = option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+    if (name.size() == 1 && shown.size() == 2 && shown[0] == '-' && shown[1] == name[0]) return true;
+  }
+  return false;
 }
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args) {
@@ -292,10 +312,14 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
       .add(placement_options(defaults, hidden)).add(output_options(raw, cl, defaults, hidden)).add(general);
   po::options_description parsed;
   parsed.add(all).add(hidden);
-  const po::variables_map vm = parse_with_server(args, parsed, cl.side.server);
+  // perftest's spellings become ours first (cli/perftest_spellings.hpp).
+  Rewritten ours = rewrite_perftest_spellings(args, [&](std::string_view name) { return has_option(parsed, name); });
+  cl.notes = std::move(ours.notes);
+  const po::variables_map vm = parse_with_server(ours.args, parsed, cl.side.server);
   std::ostringstream help;
   help << "Usage: " << kind.name << " [options]            (server)\n"
-       << "       " << kind.name << " [options] SERVER     (client)\n" << all;
+       << "       " << kind.name << " [options] SERVER     (client)\n" << all
+       << perftest_spellings_help();
   cl.help_text = help.str();
   if (cl.show_help || cl.show_version) return cl;
 

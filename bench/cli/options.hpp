@@ -46,6 +46,9 @@ struct CommandLine {
   bool show_help = false;
   bool show_version = false;
   std::string help_text;
+  /// Said on stderr before the run: perftest options taken that change
+  /// nothing here ("-F (perftest's) is taken: ...").
+  std::vector<std::string> notes;
 };
 
 /// A mistake in the options: exit status 2, message names the option.
@@ -66,6 +69,12 @@ void require_range(const char* option, T value, T low, T high, const char* unit 
 Milliseconds timeout_option(double seconds);
 
 CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std::string>& args);
+
+/// The long names of `options` (no dashes), for "did you mean".
+std::vector<std::string> long_names(const boost::program_options::options_description& options);
+/// Whether `name` is one of `options`: a long name, or a short letter
+/// (a name of one character).
+bool has_option(const boost::program_options::options_description& options, std::string_view name);
 
 /// Parses `args` against `options` plus one positional SERVER (into
 /// `server`, a client's only argument); Boost's errors become UsageErrors.

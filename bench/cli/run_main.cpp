@@ -82,6 +82,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   const Notice notice = [&](const std::string& message) {
     std::cerr << kind.name << ": " << message << std::endl;
   };
+  for (const auto& note : cl.notes) notice(note);
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
   if (auto warning = governor_warning()) notice(*warning);
   const ClockInfo clock = choose_clock(cl.clock);

@@ -1,0 +1,98 @@
+// perftest's spellings on our binaries (bench/cli/perftest_spellings.cpp):
+// its long names and letters mean what they mean there, a perftest option
+// we lack is refused naming what to use instead, and a slip of ours gets
+// "did you mean".
+
+#include "cli/perftest_spellings.hpp"
+
+#include "catch2_compat.hpp"
+#include "cli/options.hpp"
+#include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/pacing/rate.hpp"
+#include "test_helpers.hpp"
+
+using rdmabench::Measurement;
+using rdmabench::Operation;
+using rdmabench::cli::BenchmarkKind;
+using rdmabench::cli::parse_command_line;
+using rdmabench::cli::UsageError;
+using rdmabench::test::MessageContains;
+
+namespace {
+
+const BenchmarkKind kWriteBw{"rdma_write_bw", Operation::write, Measurement::bandwidth, 65536, 5000, 128};
+const BenchmarkKind kWriteLat{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
+
+}  // namespace
+
+TEST_CASE("perftest spellings: its long names mean ours", "[options][perftest]") {
+  const auto cl = parse_command_line(kWriteBw, {"--report_gbits", "--cpu_util", "--rdma_cm", "--inline_size=64",
+                                                "--post_list", "4", "--pkey_index=0", "host-b"});
+  CHECK(cl.report_gbits);
+  CHECK(cl.spec.cpu_util);
+  CHECK(cl.spec.connect == rdmabench::ConnectMethod::rdma_cm);
+  CHECK(cl.side.qp.inline_bytes == 64u);
+  CHECK(cl.spec.post_list == 4u);
+  CHECK(cl.side.server == "host-b");
+}
+
+TEST_CASE("perftest spellings: options whose value we spell otherwise", "[options][perftest]") {
+  SECTION("--use_cuda=N is --mem cuda:N, --use_cuda_dmabuf is --gdr dmabuf") {
+    const auto cl = parse_command_line(kWriteBw, {"--use_cuda=1", "--use_cuda_dmabuf"});
+    CHECK(cl.side.memory.name() == "cuda:1");
+    CHECK(cl.side.memory.gdr == rdmabench::GdrMode::dmabuf);
+  }
+  SECTION("--use_cuda_bus_id alone means CUDA memory on that GPU") {
+    const auto cl = parse_command_line(kWriteBw, {"--use_cuda_bus_id", "0000:3b:00.0"});
+    CHECK(cl.side.memory.is_cuda());
+    CHECK(cl.side.memory.cuda_bus_id == "0000:3b:00.0");
+  }
+  SECTION("--use_hugepages is --mem hugepage") {
+    CHECK(parse_command_line(kWriteBw, {"--use_hugepages"}).side.memory.name() == "hugepage");
+  }
+  SECTION("--out_json writes perftest's file, --out_json_file names it") {
+    CHECK(parse_command_line(kWriteBw, {"--out_json"}).json_path == "perftest_out.json");
+    CHECK(parse_command_line(kWriteBw, {"--out_json", "--out_json_file=r.json"}).json_path == "r.json");
+  }
+  SECTION("--rate_limit in perftest's units: Gb/s by default, M for MiB/s, p for packets/s") {
+    const auto gbits = parse_command_line(kWriteBw, {"--rate_limit=10", "host-b"});
+    REQUIRE(gbits.pacing);
+    CHECK(gbits.pacing->rate.unit == rdmabench::RateUnit::bits_per_second);
+    CHECK(gbits.pacing->rate.value == Approx(10e9));
+    const auto mib = parse_command_line(kWriteBw, {"--rate_limit=100", "--rate_units=M", "host-b"});
+    REQUIRE(mib.pacing);
+    CHECK(mib.pacing->rate.value == Approx(100 * 1048576.0));
+    const auto pps = parse_command_line(kWriteBw, {"--rate_limit", "2000", "--rate_units", "p", "host-b"});
+    CHECK(pps.pacing->rate.unit == rdmabench::RateUnit::messages_per_second);
+    REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--rate_units=g"}), UsageError,
+                           MessageContains("--rate_units applies with --rate_limit"));
+    REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--rate_limit=5", "--rate_limit_type=HW", "host-b"}),
+                           UsageError, MessageContains("the rate is paced in software here"));
+  }
+}
+
+TEST_CASE("perftest spellings: its letters where the meaning matches", "[options][perftest]") {
+  CHECK(parse_command_line(kWriteBw, {"-V"}).show_version);
+  const auto cl = parse_command_line(kWriteBw, {"-S", "3", "-T", "106"});
+  CHECK(cl.side.qp.service_level == 3);
+  CHECK(cl.side.qp.traffic_class == 106);
+  const auto noted = parse_command_line(kWriteBw, {"-F", "-N"});
+  REQUIRE(noted.notes.size() == 2);
+  CHECK_THAT(noted.notes[0], Catch::Contains("the CPU frequency check only warns here"));
+}
+
+TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
+                         MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "
+                                         "here: --dump-samples FILE writes every latency sample"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_rocm=0"}), UsageError,
+                         MessageContains("--use_rocm is perftest's option"));
+}
+
+TEST_CASE("perftest spellings: a slip of ours is answered with the nearest option", "[options][perftest]") {
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--repot-gbits"}), UsageError,
+                         MessageContains("(did you mean --report-gbits?)"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--report_gbit"}), UsageError,
+                         MessageContains("(did you mean --report-gbits?)"));
+  CHECK(rdmabench::cli::nearest_option("--frobnicate", {"report-gbits", "iters"}).empty());
+}

@@ -67,6 +67,8 @@ sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
   try {
     SideConfig side = job.setup->side;
     side.server = job.server.address;
+    // From this end's own address, which its partner's server accepts alone.
+    side.source_address = job.client.address;
     side.tcp_port = job.cm_port;
     Session session = connect_over(side, job.setup->spec, job.notice, job.open_peer);
     ResultKeeper keeper;
@@ -87,9 +89,9 @@ std::string run_server_side(const PairJob& job, const ClockInfo& clock) {
     side.tcp_port = job.cm_port;
     side.listen_for_control = false;
     Server server(side, job.setup->spec, job.notice);
-    // No address check on rdma_cm requests: this port is this pair's alone,
-    // and a client's rdma_cm source address is its route's, not its --addresses entry.
-    Session session = server.accept_over(job.open_peer(), {});
+    // rdma_cm requests from the partner's address alone: a stranger that
+    // connects first would take the pair's QP and make a false suspect.
+    Session session = server.accept_over(job.open_peer(), job.client.address);
     ResultKeeper keeper;
     measure(session, clock, keeper);
     return {};

@@ -56,16 +56,28 @@ sockaddr_storage listen_address(const std::string& host, std::uint16_t port, boo
   return storage;
 }
 
-sockaddr_storage free_tcp_source(int family) {
+sockaddr_storage free_tcp_source(int family, const std::string& source) {
   sockaddr_storage address{};
   address.ss_family = static_cast<sa_family_t>(family);
   const socklen_t length = family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (!source.empty()) {
+    void* where = family == AF_INET6 ? static_cast<void*>(&reinterpret_cast<sockaddr_in6&>(address).sin6_addr)
+                                     : static_cast<void*>(&reinterpret_cast<sockaddr_in&>(address).sin_addr);
+    if (::inet_pton(family, source.c_str(), where) != 1)
+      throw Error(fmt::format("the source address '{}' is not a numeric {} address", source,
+                              family == AF_INET6 ? "IPv6" : "IPv4"),
+                  "give an address of this host of the server's family");
+  }
   FileDescriptor probe(::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (probe.get() < 0) throw_system_error("socket (choosing a source port)", errno);
   // Bound to port 0 and closed unconnected: the port is free again at once,
   // with nothing left in TIME_WAIT.
-  if (::bind(probe.get(), reinterpret_cast<const sockaddr*>(&address), length) != 0)
+  if (::bind(probe.get(), reinterpret_cast<const sockaddr*>(&address), length) != 0) {
+    if (!source.empty() && errno == EADDRNOTAVAIL)
+      throw Error(fmt::format("the source address {} is not one of this host's", source),
+                  "give an address of one of this host's network interfaces");
     throw_system_error("bind (choosing a source port)", errno);
+  }
   socklen_t got = sizeof address;
   if (::getsockname(probe.get(), reinterpret_cast<sockaddr*>(&address), &got) != 0)
     throw_system_error("getsockname (choosing a source port)", errno);

@@ -24,11 +24,13 @@ std::string numeric_host(const sockaddr* address);
 /// literal address as given. Throws an Error naming --bind for a bad one.
 sockaddr_storage listen_address(const std::string& host, std::uint16_t port, bool ipv6_available);
 
-/// The wildcard address of `family` with a port that no TCP socket of this
-/// host holds (TCP's own allocator chose it, its lingering TIME_WAIT
-/// sockets included): the source an rdma_cm client binds, because an iWARP
+/// The wildcard address of `family` (or `source`, a numeric address of
+/// this host, when given) with a port that no TCP socket of this host holds
+/// (TCP's own allocator chose it, its lingering TIME_WAIT sockets
+/// included): the source an rdma_cm client binds, because an iWARP
 /// provider's TCP socket binds the port rdma_cm picked, and rdma_cm picks
-/// from a port space of its own, blind to TCP's.
-sockaddr_storage free_tcp_source(int family);
+/// from a port space of its own, blind to TCP's. Throws an Error naming
+/// `source` when it is no address of this host of that family.
+sockaddr_storage free_tcp_source(int family, const std::string& source = {});
 
 }  // namespace rdmabench::detail

@@ -50,13 +50,13 @@ rdma_cm_event* wait_cm_event(rdma_event_channel* channel, rdma_cm_event_type exp
 }
 
 void resolve_cm_address(rdma_cm_id* id, const sockaddr* server, const std::string& server_name,
-                        int timeout_ms) {
+                        const std::string& source_address, int timeout_ms) {
   // A port TCP found free can still be one that rdma_cm's own space holds
   // (another rdma_cm user of this host): then ask TCP for another.
   constexpr int kTries = 8;
   int error = 0;
   for (int attempt = 0; attempt < kTries; ++attempt) {
-    auto source = free_tcp_source(server->sa_family);
+    auto source = free_tcp_source(server->sa_family, source_address);
     if (rdma_resolve_addr(id, reinterpret_cast<sockaddr*>(&source), const_cast<sockaddr*>(server),
                           timeout_ms) == 0)
       return;

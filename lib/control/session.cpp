@@ -174,7 +174,7 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
     if (rdma_create_id(c.cm_events.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_system_error("rdma_create_id", errno);
     c.cm_ids.emplace_back(id);
-    resolve_cm_address(id, address->ai_addr, config.server, timeout_ms);
+    resolve_cm_address(id, address->ai_addr, config.server, config.source_address, timeout_ms);
     rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ADDR_RESOLVED, s.timeout, *s.peer));
     if (config.qp.traffic_class) {
       std::uint8_t tos = config.qp.traffic_class;

@@ -46,10 +46,11 @@ void adopt_remote(Session& session, const wire::Endpoint& peer, bool load = fals
 void adopt_cm_device(Session& session, const SideConfig& config, const Notice& notice);
 
 /// rdma_resolve_addr of `id` towards `server` (named `server_name` in
-/// errors), from a source port TCP holds nowhere on this host
-/// (free_tcp_source); the caller waits for ADDR_RESOLVED.
+/// errors), from `source` (empty: the route's address) and a port TCP
+/// holds nowhere on this host (free_tcp_source); the caller waits for
+/// ADDR_RESOLVED.
 void resolve_cm_address(rdma_cm_id* id, const sockaddr* server, const std::string& server_name,
-                        int timeout_ms);
+                        const std::string& source, int timeout_ms);
 
 /// Waits for one rdma_cm event of type `expected` on `channel`, watching the
 /// control connection meanwhile. The caller acks the returned event.

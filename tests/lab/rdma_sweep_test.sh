@@ -12,6 +12,16 @@
 #     the sweep must end (non-zero) within --timeout + a few seconds, with
 #     what finished in results.jsonl and the partial report written; then
 #     --resume completes it without running a finished pair again.
+#   stranger-siw: -np 2 over two siw "hosts" (tests/lab/sweep_faults.sh),
+#     the client of the first pair stopped after the hello (the "handshake"
+#     pause point); a third host's rping connects to that pair's rdma_cm port
+#     first. The server must refuse it (the pair belongs to its partner's
+#     address, which the client binds as its rdma_cm source) and then
+#     measure the real client: the sweep passes.
+#   rank-stopped-at-end: -np 2, rank 1 stops itself once told the sweep is
+#     over (the "sweep-end" pause point): rank 0 must not wait for it in
+#     MPI_Finalize, but end the job within --timeout + a few seconds, saying
+#     why, with the whole report written.
 # Exits 77 (skipped) outside the lab guest or without mpirun.
 set -uo pipefail
 CASE=${1:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
@@ -56,7 +66,7 @@ sweep() {
   local name=$1 ranks=$2; shift 2
   local started rc
   started=$(date +%s.%N)
-  timeout 600 mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "$@"
+  timeout "${SWEEP_LIMIT_S:-600}" mpirun --oversubscribe -np "$ranks" "$SWEEP" -d "$DEV" --out "$tmp/$name" "$@"
   rc=$?
   echo "== $name: mpirun -np $ranks exit status $rc after $(echo "$(date +%s.%N) - $started" | bc) s"
   if [ -s "$tmp/$name/failures.txt" ]; then echo "== $name: failures.txt:"; cat "$tmp/$name/failures.txt"; fi
@@ -146,6 +156,62 @@ PY
       --test write_bw -n 3000 --timeout 3 --no-heatmaps || { echo "FAIL: the resumed sweep exited non-zero"; exit 1; }
     echo "resumed: $before records before, $(wc -l < "$tmp/partial/results.jsonl") after"
     check_complete partial 4 write_bw || exit 1
+    ;;
+  stranger-siw)
+    command -v rping >/dev/null || { echo "SKIPPED: no rping (rdmacm-utils)"; exit 77; }
+    # shellcheck source=sweep_faults.sh
+    source "$HERE/sweep_faults.sh"
+    trap 'sweep_remove_hosts >/dev/null 2>&1; [ -n "${RDMABENCH_SWEEP_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+    SWEEP_LINK_TYPE=siw sweep_add_hosts 3 >/dev/null || { echo "FAIL: could not make 3 siw hosts"; exit 1; }
+    a1=${SWEEP_ADDRS[0]} a2=${SWEEP_ADDRS[1]} a3=${SWEEP_ADDRS[2]}
+    paused=$tmp/paused
+    # Pair 0 -> 1 first: rank 1's server listens for rdma_cm on --port + 2(1) + 1.
+    args=(--devices "${SWEEP_DEVS[0]},${SWEEP_DEVS[1]}" --addresses "$a1,$a2" --cross-rail --test write_bw
+          -n 100 --timeout 20 --port 30000 --no-heatmaps --no-retest --out "$tmp/stranger")
+    timeout 120 mpirun --oversubscribe -np 1 env RDMABENCH_PAUSE_AT=handshake RDMABENCH_PAUSE_FILE="$paused" \
+      "$SWEEP" "${args[@]}" : -np 1 "$SWEEP" "${args[@]}" >"$tmp/stranger.log" 2>&1 &
+    job=$!
+    for _ in $(seq 600); do [ -s "$paused" ] || ! kill -0 $job 2>/dev/null && break; sleep 0.2; done
+    [ -s "$paused" ] || { cat "$tmp/stranger.log"; echo "FAIL: the first pair's client never paused"; exit 1; }
+    # The client goes on as soon as the server has turned the stranger away
+    # (rping itself may take seconds more to give up).
+    timeout 10 rping -c -a "$a2" -p 30003 -I "$a3" -C 1 >"$tmp/rping.log" 2>&1 &
+    stranger=$!
+    for _ in $(seq 100); do grep -q "refused an rdma_cm connection" "$tmp/stranger.log" && break; sleep 0.1; done
+    # Rank 0 stops at every pair's handshake (as the server of 1 -> 0 too):
+    # let it go on each time.
+    while kill -0 $job 2>/dev/null; do pkill -CONT -x rdma_sweep; sleep 0.1; done &
+    wait $stranger
+    echo "the stranger's rping from $a3 exited $?: $(tr '\n' ' ' < "$tmp/rping.log" | cut -c1-200)"
+    wait $job
+    rc=$?
+    grep -v "round .* done" "$tmp/stranger.log"
+    [ $rc = 0 ] || { echo "FAIL: the sweep exited $rc"; exit 1; }
+    grep -q "refused an rdma_cm connection from $a3" "$tmp/stranger.log" ||
+      { echo "FAIL: the pair's server did not refuse the stranger at $a3"; exit 1; }
+    check_complete stranger 2 write_bw || exit 1
+    ;;
+  rank-stopped-at-end)
+    paused=$tmp/paused
+    # 60 s: a rank 0 held in MPI_Finalize is killed then, and the case fails.
+    RDMABENCH_PAUSE_AT=sweep-end RDMABENCH_PAUSE_FILE=$paused SWEEP_LIMIT_S=60 \
+      sweep end 2 --test write_bw -n 100 --timeout 3 --no-heatmaps --no-retest 2>"$tmp/end.err" &
+    job=$!
+    for _ in $(seq 600); do [ -s "$paused" ] || ! kill -0 $job 2>/dev/null && break; sleep 0.2; done
+    [ -s "$paused" ] || { cat "$tmp/end.err"; echo "FAIL: rank 1 never reached the end of the sweep"; kill $job; exit 1; }
+    stopped_at=$(date +%s.%N)
+    wait $job
+    rc=$?
+    took=$(echo "$(date +%s.%N) - $stopped_at" | bc)
+    cat "$tmp/end.err"
+    pkill -KILL -x rdma_sweep 2>/dev/null  # a stopped rank a failing run left behind
+    echo "the sweep ended $took s after rank 1 stopped at its end, exit status $rc"
+    [ $rc != 0 ] && [ $rc != 124 ] || { echo "FAIL: exit status $rc (124: rank 0 hung in MPI_Finalize)"; exit 1; }
+    grep -q "not every rank reached the end of the sweep within 6 s" "$tmp/end.err" ||
+      { echo "FAIL: rank 0 did not say why it ended the job"; exit 1; }
+    python3 -c "import sys; t = float(sys.argv[1]); sys.exit(f'FAIL: {t:.1f} s, limit 12' if t > 12 else 0)" "$took" ||
+      exit 1
+    check_complete end 2 write_bw || exit 1
     ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac

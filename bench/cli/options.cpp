@@ -130,8 +130,10 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
                                        po::options_description& hidden) {
   po::options_description output("Output");
   declare_table_options(output, hidden, OptionGroup::output, defaults);
+  // Parsed everywhere, shown where it applies: a latency binary refuses it by name.
+  (defaults.measurement == Measurement::bandwidth ? output : hidden).add_options()
+      ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)");
   output.add_options()
-      ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
       ("csv", po::value(&cl.csv_path), "write one CSV row per size to FILE")
@@ -331,6 +333,9 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   apply_sizes(raw, vm, kind, cl.spec);
   apply_load(vm, kind, cl);
   apply_bare_output(raw, kind, cl);
+  if (cl.report_gbits && kind.measurement != Measurement::bandwidth)
+    throw UsageError(fmt::format("--report-gbits applies to the bandwidth tests; {} reports latency in usec",
+                                 kind.name));
   apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);
   return cl;

@@ -96,3 +96,11 @@ TEST_CASE("perftest spellings: a slip of ours is answered with the nearest optio
                          MessageContains("(did you mean --report-gbits?)"));
   CHECK(rdmabench::cli::nearest_option("--frobnicate", {"report-gbits", "iters"}).empty());
 }
+
+TEST_CASE("options: --report-gbits is a bandwidth option, refused by a latency binary", "[options]") {
+  CHECK(parse_command_line(kWriteBw, {"--report-gbits"}).report_gbits);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"--report-gbits"}), UsageError,
+                         MessageContains("--report-gbits applies to the bandwidth tests; rdma_write_lat reports "
+                                         "latency in usec"));
+  CHECK(parse_command_line(kWriteLat, {"--help"}).help_text.find("--report-gbits") == std::string::npos);
+}

@@ -49,6 +49,7 @@ namespace {
 struct RawOptions {
   std::string rate;
   long long burst = -1;
+  bool force = false, append = false;  ///< --force, --append
   std::string device, size, clock = "auto", output;
   int ib_port = 1;
   long long gid_index = -1;
@@ -139,6 +140,7 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
       ("csv", po::value(&cl.csv_path), "write one CSV row per size to FILE")
       ("output", po::value(&raw.output), "print only one number per size: bandwidth, message_rate or latency")
       ("clock", po::value(&raw.clock)->default_value("auto"), "timestamps: auto, tsc or monotonic (clock_gettime)");
+  declare_existing_output_options(output, raw.force, raw.append);
   return output;
 }
 
@@ -329,6 +331,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   apply_device_options(raw, vm, cl);
   apply_side_options(vm, kind.name, cl);
   apply_clock(raw, cl);
+  cl.existing_output = existing_output(raw.force, raw.append);
   apply_table_options(vm, cl.spec);
   apply_sizes(raw, vm, kind, cl.spec);
   apply_load(vm, kind, cl);

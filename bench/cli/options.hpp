@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/output_file.hpp"
 #include "rdmabench/system/clock.hpp"
 #include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/verbs/error.hpp"
@@ -38,6 +39,7 @@ struct CommandLine {
   std::string json_path;     ///< "-" for stdout
   std::string samples_path;
   std::string csv_path;
+  ExistingOutput existing_output = ExistingOutput::refuse;  ///< --force, --append
   std::string ready_file;  ///< server: --ready-file, written once it listens
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;

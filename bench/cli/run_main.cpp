@@ -21,6 +21,11 @@ namespace {
 
 struct Outputs {
   std::vector<std::unique_ptr<std::ofstream>> files;
+  /// The stream of a file open_output() opened, kept here for the run.
+  std::ostream& keep(OutputFile file) {
+    files.push_back(std::move(file.stream));
+    return *files.back();
+  }
   std::unique_ptr<Reporter> reporter;
 };
 
@@ -33,22 +38,22 @@ Outputs make_outputs(const CommandLine& cl) {
   reporters.push_back(make_console_reporter(json_on_stdout || cl.bare_output ? std::cerr : std::cout));
   if (cl.bare_output) reporters.push_back(make_bare_number_reporter(std::cout, *cl.bare_output));
   if (!cl.csv_path.empty()) {
-    o.files.push_back(open_output(cl.csv_path, "--csv"));
-    reporters.push_back(make_csv_reporter(*o.files.back()));
+    OutputFile csv = open_output(cl.csv_path, "--csv", cl.existing_output);
+    const bool header = !csv.appended;
+    reporters.push_back(make_csv_reporter(o.keep(std::move(csv)), header));
   }
   if (json_on_stdout) {
     reporters.push_back(make_json_reporter(std::cout));
   } else if (!cl.json_path.empty()) {
-    o.files.push_back(open_output(cl.json_path, "--json"));
-    reporters.push_back(make_json_reporter(*o.files.back()));
+    reporters.push_back(make_json_reporter(o.keep(open_output(cl.json_path, "--json", cl.existing_output))));
   }
   // A progress line only where a person watches: a client sweeping sizes,
   // with stderr on a terminal.
   if (cl.is_client() && cl.spec.sizes.size() > 1 && ::isatty(STDERR_FILENO))
     reporters.push_back(make_progress_reporter(std::cerr, cl.spec.sizes.size()));
   if (!cl.samples_path.empty()) {
-    o.files.push_back(open_output(cl.samples_path, "--dump-samples"));
-    reporters.push_back(make_samples_reporter(*o.files.back()));
+    reporters.push_back(
+        make_samples_reporter(o.keep(open_output(cl.samples_path, "--dump-samples", cl.existing_output))));
   }
   o.reporter = make_tee_reporter(std::move(reporters));
   return o;

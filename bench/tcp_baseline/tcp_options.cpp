@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/options.hpp"
+#include "cli/output_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -53,6 +54,7 @@ po::options_description tcp_output_options(Options& o) {
        "write the result as one JSON line to FILE ('-' for stdout; the summary line then goes to stderr)")
       ("csv", po::value(&o.csv_path), "write the result as a CSV header and row to FILE")
       ("dump-samples", po::value(&o.samples_path), "pingpong: write every latency sample (usec) to FILE");
+  cli::declare_existing_output_options(output, o.force, o.append);
   return output;
 }
 

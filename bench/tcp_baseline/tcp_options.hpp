@@ -34,6 +34,7 @@ struct Options {
   double duration_s = 5, interval_s = 0.5;
   Milliseconds timeout{10000};
   std::string json_path;  ///< "-" for stdout (the summary line then goes to stderr)
+  bool force = false, append = false;  ///< --force, --append: what to do with output files that hold something
   std::string csv_path, samples_path;
   std::string ready_file;  ///< server: written once it listens (cli/ready_file.hpp)
   std::string bind_address;  ///< server: listen on this address only; empty: every address

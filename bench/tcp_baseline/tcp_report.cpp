@@ -30,9 +30,14 @@ nlohmann::json result_json(const Measurement& m) {
 }
 
 Outputs::Outputs(const Options& o) : json_path_(o.json_path), json_on_stdout_(o.json_path == "-") {
-  if (!o.json_path.empty() && !json_on_stdout_) json_ = cli::open_output(o.json_path, "--json");
-  if (!o.csv_path.empty()) csv_ = cli::open_output(o.csv_path, "--csv");
-  if (!o.samples_path.empty()) samples_ = cli::open_output(o.samples_path, "--dump-samples");
+  const auto existing = cli::existing_output(o.force, o.append);
+  if (!o.json_path.empty() && !json_on_stdout_) json_ = cli::open_output(o.json_path, "--json", existing).stream;
+  if (!o.csv_path.empty()) {
+    auto csv = cli::open_output(o.csv_path, "--csv", existing);
+    csv_header_ = !csv.appended;
+    csv_ = std::move(csv.stream);
+  }
+  if (!o.samples_path.empty()) samples_ = cli::open_output(o.samples_path, "--dump-samples", existing).stream;
 }
 
 void Outputs::report(const Measurement& m) {
@@ -41,7 +46,7 @@ void Outputs::report(const Measurement& m) {
   if (json && !(*json << result_json(m).dump() << '\n' << std::flush))
     throw Error(fmt::format("cannot write --json file '{}'", json_path_));
   std::vector<std::unique_ptr<Reporter>> reporters;
-  if (csv_) reporters.push_back(make_csv_reporter(*csv_));
+  if (csv_) reporters.push_back(make_csv_reporter(*csv_, csv_header_));
   if (samples_) reporters.push_back(make_samples_reporter(*samples_));
   const auto tee = make_tee_reporter(std::move(reporters));
   tee->begin(m.context);

@@ -33,6 +33,7 @@ class Outputs {
   std::string json_path_;
   bool json_on_stdout_;
   std::unique_ptr<std::ofstream> json_, csv_, samples_;
+  bool csv_header_ = true;  ///< false when --append adds to a CSV that has one
 };
 
 }  // namespace rdmabench::tcp

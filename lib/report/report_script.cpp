@@ -38,9 +38,10 @@ class BareNumberReporter final : public Reporter {
 
 class CsvReporter final : public Reporter {
  public:
-  explicit CsvReporter(std::ostream& out) : out_(out) {}
+  CsvReporter(std::ostream& out, bool header) : out_(out), header_(header) {}
   void begin(const RunContext& c) override {
     context_ = c;
+    if (!header_) return;  // appended to a file that has one
     out_ << "test,role,device,transport,bytes,iterations,warmup,"
             "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,"
             "lat_p90_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
@@ -74,6 +75,7 @@ class CsvReporter final : public Reporter {
 
  private:
   std::ostream& out_;
+  bool header_ = true;
   RunContext context_;
 };
 
@@ -106,8 +108,8 @@ std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigur
   return std::make_unique<BareNumberReporter>(out, figure);
 }
 
-std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out) {
-  return std::make_unique<CsvReporter>(out);
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, bool header) {
+  return std::make_unique<CsvReporter>(out, header);
 }
 
 }  // namespace rdmabench

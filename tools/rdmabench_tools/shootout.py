@@ -155,8 +155,10 @@ class Runner:
 
     def pairs(self, binary, device, address, options, names, json_paths, extra_client=None):
         """len(names) pairs at once (one per stream); returns their client JSON lines."""
+        # --force: raw/ is this study's own, and a rerun into the same --out
+        # measures its cells afresh.
         runs = [pair.same_options_pair(BIN[binary], device, self.ports.next(), options, address,
-                                       ["--json", json_paths[i]] + (extra_client or []))
+                                       ["--force", "--json", json_paths[i]] + (extra_client or []))
                 for i in range(len(names))]
         logs = [os.path.join(self.out, "logs", name) for name in names]
         for result in pair.run_pairs(runs, timeout=self.timeout, logs=logs, ssh=self.peer):

@@ -37,9 +37,10 @@ enum class BareFigure { bandwidth, message_rate, latency };
 /// (the passive side) prints nothing.
 std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure);
 
-/// CSV: a header line, then one row per size with every figure; empty cells
-/// where a figure does not apply.
-std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out);
+/// CSV: a header line (unless `header` is false: appending to a file that
+/// has one), then one row per size with every figure; empty cells where a
+/// figure does not apply.
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, bool header = true);
 
 /// "[13/23] 4096 bytes done" on one rewritten line, for long sweeps on a
 /// terminal; the line is cleared at the end.

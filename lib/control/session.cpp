@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -132,6 +133,13 @@ Transport transport_for(const PortAttributes& port, const SideConfig& config, co
   return resolve_transport(port, std::nullopt, family_of(client_host));
 }
 
+/// A run's id: random, nonzero, below 2^53 (TestSpec::run_id).
+std::uint64_t new_run_id() {
+  std::random_device entropy;
+  const std::uint64_t bits = (std::uint64_t{entropy()} << 32) ^ entropy();
+  return bits % kMaxRunId + 1;
+}
+
 /// What a client is told while the server runs for `running_for`.
 std::string busy_message(const std::string& running_for) {
   return fmt::format("the server is busy with a run for {}; try again when it has finished", running_for);
@@ -228,6 +236,7 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
 
   // After the device's own limits (which name the device), before connecting.
   if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
+  if (spec.run_id == 0) spec.run_id = new_run_id();
   Session s(Role::client, reach_server(), spec, config.timeout, std::move(memory));
   s.peer->send(wire::Hello{spec});
   const auto accepted = s.peer->receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");

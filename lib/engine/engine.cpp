@@ -1,8 +1,10 @@
 #include "rdmabench/engine/engine.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <optional>
 
 #include "control/heartbeat.hpp"
@@ -114,6 +116,8 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
                                                                       : "RDMA Write";
   c.title = operation + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
+  c.run_id = s.spec.run_id;
+  c.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
   c.version = kVersion;
   c.build_type = kBuildType;
   c.host = hostname();

@@ -1,4 +1,6 @@
 // JSON Lines: one object per message size, written by nlohmann::json.
+#include <fmt/format.h>
+
 #include <ostream>
 
 #include "rdmabench/control/test_parameters.hpp"
@@ -131,8 +133,14 @@ nlohmann::json to_json(const LoadFigures& l) {
 
 }  // namespace
 
+std::string run_id_text(std::uint64_t run_id) { return run_id == 0 ? "" : fmt::format("{:014x}", run_id); }
+
 nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
-  nlohmann::json j = {{"test", c.test}, {"role", c.role}, {"bytes", r.bytes},
+  nlohmann::json j = {{"schema_version", kJsonSchemaVersion},
+                      {"run_id", run_id_text(c.run_id)},
+                      {"started_utc", c.started_utc},
+                      {"host", c.host},
+                      {"test", c.test}, {"role", c.role}, {"bytes", r.bytes},
                       {"iterations", r.iterations}, {"warmup_iterations", r.warmup}};
   if (r.latency) {
     const auto& l = *r.latency;

@@ -30,6 +30,9 @@ Run json_pair(const std::string& binary, const Args& extra) {
   REQUIRE(server_lines.size() == 1);
   run.client = client_lines[0];
   run.server = server_lines[0];
+  // One run, one id on both sides' records, so that they can be joined.
+  CHECK(run.client.at("run_id").get<std::string>().size() == 14);
+  CHECK(run.client.at("run_id") == run.server.at("run_id"));
   return run;
 }
 

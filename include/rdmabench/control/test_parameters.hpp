@@ -207,6 +207,8 @@ inline constexpr auto kTestParameters = std::make_tuple(
         "writes carry immediate data; the target reaps a completion for each (write tests; not on "
         "iWARP)", {}, "", {applies_bit(Operation::write), 0, "write tests", " performs no RDMA writes"}},
     TestParameter<bool>{"warmup_each_size", "", &TestSpec::warmup_each_size, Agreement::adopt},
+    TestParameter<std::uint64_t>{"run_id", "", &TestSpec::run_id, Agreement::adopt, OptionGroup::none, "",
+        {0, kMaxRunId}},
     TestParameter<PassiveWait>{"passive_wait", "--passive-wait", &TestSpec::passive_wait,
         Agreement::adopt, OptionGroup::placement,
         "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), "

@@ -54,6 +54,10 @@ struct TestSpec {
   /// previous one on the same queue pairs (a bandwidth -a sweep without
   /// --warmup; see docs/methodology.md#statistics).
   bool warmup_each_size = true;
+  /// The client's random number for this run (below 2^53, so that any JSON
+  /// reader keeps it exact); the server adopts it, so that the two sides'
+  /// records of one run can be joined. 0: the client has not chosen yet.
+  std::uint64_t run_id = 0;
   std::uint32_t tx_depth = 128;
   std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
   std::uint32_t rx_depth = 0;    ///< receives kept posted (send tests); 0: default_receive_depth()
@@ -117,6 +121,7 @@ bool server_echoes(const TestSpec& spec);
 /// Bandwidth loops signal one completion in this many work requests:
 /// cq_mod (-Q), or by default 3/4 of the queue, at most 100, and at least
 /// one per kMaxBytesPerSignal.
+inline constexpr std::uint64_t kMaxRunId = (std::uint64_t{1} << 53) - 1;
 inline constexpr std::uint64_t kMaxBytesPerSignal = 64u << 10;
 
 /// Messages of `bytes` per signaled completion in bandwidth loops.

@@ -49,6 +49,12 @@ std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t 
 /// Forwards to several reporters.
 std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);
 
+/// The version of the pair JSON record's layout (docs/json-output.md): it
+/// grows when a field changes meaning or goes away, not when one is added.
+inline constexpr int kJsonSchemaVersion = 1;
+/// A run id as records write it: 14 hex digits; empty for none.
+std::string run_id_text(std::uint64_t run_id);
+
 nlohmann::json to_json(const RunContext& context);
 nlohmann::json to_json(const SizeResult& result, const RunContext& context);
 nlohmann::json to_json(const BandwidthFigures& figures);

@@ -122,6 +122,8 @@ struct SizeResult {
 
 /// Everything a reader needs to interpret the figures.
 struct RunContext {
+  std::uint64_t run_id = 0;  ///< TestSpec::run_id: the same in both sides' records of one run
+  std::string started_utc;   ///< ISO 8601, when this side's run began
   std::string test;         ///< "write_lat"
   std::string title;        ///< "RDMA Write Latency Test"
   std::string role;         ///< "server" / "client"

@@ -24,6 +24,8 @@ RunContext context(bool latency) {
   c.test = latency ? "write_lat" : "write_bw";
   c.title = latency ? "RDMA Write Latency Test" : "RDMA Write BW Test";
   c.role = "client";
+  c.run_id = 0x1f2e3d4c5b6a7;
+  c.started_utc = "2026-12-04T03:10:02Z";
   c.version = "0.1.0";
   c.build_type = "RelWithDebInfo";
   c.host = "lab-guest";
@@ -211,6 +213,11 @@ TEST_CASE("report: JSON Lines for latency", "[report]") {
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 2);
   const auto j = nlohmann::json::parse(lines[0]);
+  // What ties the record to its run, its other side and its layout.
+  CHECK(j["schema_version"] == 1);
+  CHECK(j["run_id"] == "01f2e3d4c5b6a7");
+  CHECK(j["started_utc"] == "2026-12-04T03:10:02Z");
+  CHECK(j["host"] == "lab-guest");
   CHECK(j["test"] == "write_lat");
   CHECK(j["role"] == "client");
   CHECK(j["bytes"] == 2);

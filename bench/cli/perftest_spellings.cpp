@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/options.hpp"
+#include "rdmabench/compat/read_double.hpp"
 
 namespace rdmabench::cli {
 
@@ -115,7 +116,7 @@ std::string rate_text(const Pending& p) {
   if (units == "p" || units == "P") return value + "pps";
   if (units == "M" || units == "m") {
     double mib = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), mib);
+    const auto [end, error] = read_double(value.data(), value.data() + value.size(), mib);
     if (error != std::errc() || end != value.data() + value.size())
       throw UsageError(fmt::format("--rate_limit {} is not a number", value));
     return fmt::format("{}MBps", mib * 1.048576);  // perftest's M is MiB/s; our MB is 10^6 bytes

@@ -72,15 +72,20 @@ int sweep_all(const World& world, const SweepOptions& options) {
   const SweepRank rank{world, options, mine, everyone, choose_clock(ClockChoice::automatic)};
   Mailbox mail(world);
   if (world.rank == 0) install_termination_handler();
-  const int status = world.rank == 0 ? conduct(rank, mail) : play(rank, mail);
-  const double limit = options.timeout_s + 3.0;
-  if (!all_reach_the_end(world, limit)) {
+  // The end barrier, bounded: a rank stopped or stuck after its last pair
+  // ends the job instead of hanging it.
+  const auto meet_at_the_end = [&world, &options] {
+    const double limit = options.timeout_s + 3.0;
+    if (all_reach_the_end(world, limit)) return;
     std::cerr << fmt::format("rdma_sweep rank {}: error: not every rank reached the end of the sweep within {:.0f} "
                              "s (one is stopped or stuck); {}ending the job\n",
                              world.rank, limit, world.rank == 0 ? "the reports are written; " : "");
     std::cerr.flush();
     MPI_Abort(MPI_COMM_WORLD, 3);
-  }
+  };
+  if (world.rank == 0) return conduct(rank, mail, meet_at_the_end);
+  const int status = play(rank, mail);
+  meet_at_the_end();
   return status;
 }
 

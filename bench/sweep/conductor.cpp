@@ -32,7 +32,8 @@ Clock::duration silence_limit(const SweepOptions& options) {
 
 class Conductor {
  public:
-  Conductor(const SweepRank& rank, Mailbox& mail) : rank_(rank), mail_(mail) {
+  Conductor(const SweepRank& rank, Mailbox& mail, const std::function<void()>& meet_at_the_end)
+      : rank_(rank), mail_(mail), meet_at_the_end_(meet_at_the_end) {
     for (const auto& e : rank.everyone) endpoints_.push_back(e.endpoint);
     last_heard_.assign(static_cast<std::size_t>(rank.world.size), Clock::now());
     done_.assign(last_heard_.size(), std::nullopt);
@@ -60,6 +61,7 @@ class Conductor {
 
   const SweepRank& rank_;
   Mailbox& mail_;
+  const std::function<void()>& meet_at_the_end_;
   std::vector<sweep::Endpoint> endpoints_;  ///< by rank
   std::optional<ResultsFile> results_;
   std::vector<sweep::SweepRecord> records_;
@@ -254,7 +256,7 @@ int Conductor::run() {
     run_orders(retests);
   }
   for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, R"({"kind":"finish"})");
-  const sweep::ReportSummary summary = report({}, rank_.options.heatmaps);
+  const sweep::ReportSummary summary = report({}, /*with_heatmaps=*/false);
   const bool failed = summary.failed();
   const std::string unconfirmed =
       summary.not_reproduced == 0
@@ -265,6 +267,8 @@ int Conductor::run() {
                            std::chrono::duration<double>(Clock::now() - started_).count(),
                            failed ? "FAILED (see failures.txt)" : "all passed", unconfirmed, rank_.options.out_dir);
   mail_.drain(rank_.options.timeout_s);
+  meet_at_the_end_();
+  if (rank_.options.heatmaps) report({}, /*with_heatmaps=*/true);
   return failed ? 1 : 0;
 }
 
@@ -272,8 +276,8 @@ int Conductor::run() {
 
 void install_termination_handler() { std::signal(SIGTERM, on_termination); }
 
-int conduct(const SweepRank& rank, Mailbox& mail) {
-  Conductor conductor(rank, mail);
+int conduct(const SweepRank& rank, Mailbox& mail, const std::function<void()>& meet_at_the_end) {
+  Conductor conductor(rank, mail, meet_at_the_end);
   return conductor.run();
 }
 

@@ -21,7 +21,10 @@
 #   rank-stopped-at-end: -np 2, rank 1 stops itself once told the sweep is
 #     over (the "sweep-end" pause point): rank 0 must not wait for it in
 #     MPI_Finalize, but end the job within --timeout + a few seconds, saying
-#     why, with the whole report written.
+#     why, with the whole report written. Before that, a healthy -np 2
+#     sweep whose heatmap tool takes longer than that bound (a stand-in
+#     that sleeps 7 s, where --timeout 2 gives 5): the ranks must meet
+#     before the heatmaps are drawn, so the sweep passes.
 # Exits 77 (skipped) outside the lab guest or without mpirun.
 set -uo pipefail
 CASE=${1:?usage: rdma_sweep_test.sh CASE PATH/TO/rdma_sweep}
@@ -192,6 +195,13 @@ PY
     check_complete stranger 2 write_bw || exit 1
     ;;
   rank-stopped-at-end)
+    printf '#!/bin/sh\nsleep 7\ntouch "$1/slow-heatmaps-ran"\n' > "$tmp/slow_heatmaps.sh"
+    chmod +x "$tmp/slow_heatmaps.sh"
+    RDMABENCH_SWEEP_HEATMAPS=$tmp/slow_heatmaps.sh SWEEP_LIMIT_S=60 \
+      sweep slow 2 --test write_bw -n 100 --timeout 2 --no-retest ||
+      { echo "FAIL: a sweep whose heatmaps outlast the end barrier's bound exited non-zero"; exit 1; }
+    [ -e "$tmp/slow/slow-heatmaps-ran" ] || { echo "FAIL: the slow heatmap tool did not finish"; exit 1; }
+    echo "ok: the heatmaps drawn after the ranks met at the end"
     paused=$tmp/paused
     # 60 s: a rank 0 held in MPI_Finalize is killed then, and the case fails.
     RDMABENCH_PAUSE_AT=sweep-end RDMABENCH_PAUSE_FILE=$paused SWEEP_LIMIT_S=60 \

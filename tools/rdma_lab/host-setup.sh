@@ -49,8 +49,16 @@ CACHE=$LAB_DIR/cache
 # the folder; we download into our own cache on purpose.
 apt_download() {
   local opts=(-qq)
+  # On a terminal, apt's own progress: the first setup's download is long.
+  [ -t 2 ] && opts=(-q)
   is_root && opts+=(-o APT::Sandbox::User=root)
-  apt-get "${opts[@]}" download "$@"
+  apt-get "${opts[@]}" download "$@" >&2
+}
+
+# "about 212 MB": the download size of the packages (NAME=VERSION) in $@.
+download_size() {
+  apt-cache show --no-all-versions "$@" 2>/dev/null |
+    awk '/^Size:/ { total += $2 } END { printf "about %.0f MB", total / 1e6 }'
 }
 
 # Whether apt can install package $1. (Not "apt-cache | grep -q": under
@@ -121,7 +129,7 @@ fetch_kernel_debs() {
   [ ${#missing[@]} -gt 0 ] || return 0
   apt_knows "linux-image-$KREL" || die "apt has no linux-image-$KREL (unset RDMABENCH_LAB_KREL or clear $CACHE/krel)"
   version=$(apt-cache show --no-all-versions "linux-image-$KREL" | awk '/^Version:/ { print $2; exit }')
-  log "downloading ${missing[*]} ($version)"
+  log "downloading ${missing[*]} ($version; $(download_size "${missing[@]/%/=$version}"), once: later boots use the cache)"
   mkdir -p "$DEBS"
   (cd "$DEBS" && apt_download "${missing[@]/%/=$version}") || die "apt-get download failed"
 }

@@ -243,7 +243,8 @@ void apply_pacing(const RawOptions& raw, const po::variables_map& vm, const Benc
 /// the load cannot run at all, find_unsupported says so.
 void apply_load(const po::variables_map& vm, const BenchmarkKind& kind, CommandLine& cl) {
   const bool load = cl.spec.load_queue_pairs != 0;
-  if (!load && (given(vm, "load_size") || given(vm, "load_op")))
+  // Outside latency tests the applicability check names them instead.
+  if (!load && kind.measurement == Measurement::latency && (given(vm, "load_size") || given(vm, "load_op")))
     throw UsageError("--load-size and --load-op shape the load of --load-qps; give --load-qps N with "
                      "them, or drop them");
   if (load && kind.measurement == Measurement::latency && !cl.is_client())

@@ -140,6 +140,11 @@ inline constexpr std::uint32_t kMaxLoadQueuePairs = 64;
 /// The largest load message (--load-size): each side holds two buffers of it.
 inline constexpr std::uint64_t kMaxLoadBytes = std::uint64_t{1} << 30;
 
+/// --load-qps and its options: a load beside a latency test.
+inline constexpr AppliesTo kLoadAppliesTo{0, applies_bit(Measurement::latency),
+                                          "latency tests (rdma_*_lat), which it loads while they measure",
+                                          " is a bandwidth test: use -q/--qp for more streams"};
+
 // clang-format off
 /// The rows, in the order the hello carries them. The hello also carries
 /// the table's fingerprint (below), so a change here needs no other edit to
@@ -166,7 +171,8 @@ inline constexpr auto kTestParameters = std::make_tuple(
         {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " has one message in flight"}},
     TestParameter<std::uint32_t>{"cq_mod", "-Q/--cq-mod", &TestSpec::cq_mod, Agreement::adopt,
         OptionGroup::test, "signal one write in N (bandwidth; default 3/4 of the tx depth, at most "
-        "100, and at least one per 64 KiB)", {1, 65536, true}},
+        "100, and at least one per 64 KiB)", {1, 65536, true}, "",
+        {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " signals every message"}},
     TestParameter<bool>{"cpu_util", "--cpu-util", &TestSpec::cpu_util, Agreement::adopt,
         OptionGroup::output, "report the CPU cost of each size on both sides"},
     TestParameter<bool>{"validate", "--validate", &TestSpec::validate, Agreement::adopt,
@@ -182,13 +188,13 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<std::uint32_t>{"load_queue_pairs", "--load-qps", &TestSpec::load_queue_pairs,
         Agreement::adopt, OptionGroup::test, "latency tests, client: while the latency is measured, "
         "N more RC queue pairs stream --load-op messages of --load-size to the server (latency "
-        "under load)", {1, kMaxLoadQueuePairs, true, " load queue pairs"}},
+        "under load)", {1, kMaxLoadQueuePairs, true, " load queue pairs"}, "", kLoadAppliesTo},
     TestParameter<std::uint64_t>{"load_size", "--load-size", &TestSpec::load_size, Agreement::adopt,
         OptionGroup::test, "with --load-qps: bytes of each load message, K/M/G suffixes (default 64K)",
-        {1, kMaxLoadBytes, false, " bytes", /*size=*/true}},
+        {1, kMaxLoadBytes, false, " bytes", /*size=*/true}, "", kLoadAppliesTo},
     TestParameter<LoadOp>{"load_op", "--load-op", &TestSpec::load_op, Agreement::adopt,
         OptionGroup::test, "with --load-qps: write (default), read, or send (the server keeps "
-        "receives posted on each load QP)"},
+        "receives posted on each load QP)", {}, "", kLoadAppliesTo},
     TestParameter<std::uint32_t>{"duration_s", "-D/--duration", &TestSpec::duration_s, Agreement::adopt,
         OptionGroup::test, "run each size for SECONDS instead of -n; the first and last tenth are "
         "not timed", {1, 86400, true, " seconds"}},

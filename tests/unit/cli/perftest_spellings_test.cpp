@@ -104,3 +104,22 @@ TEST_CASE("options: --report-gbits is a bandwidth option, refused by a latency b
                                          "latency in usec"));
   CHECK(parse_command_line(kWriteLat, {"--help"}).help_text.find("--report-gbits") == std::string::npos);
 }
+
+TEST_CASE("options: each binary's help lists only what it takes, and refuses the rest by name", "[options]") {
+  const auto lat_help = parse_command_line(kWriteLat, {"--help"}).help_text;
+  const auto bw_help = parse_command_line(kWriteBw, {"--help"}).help_text;
+  for (const char* bandwidth_only : {"--cq-mod", "[ --qp ]", "--post-list", "--bidirectional"}) {
+    INFO(bandwidth_only);
+    CHECK(lat_help.find(bandwidth_only) == std::string::npos);
+    CHECK(bw_help.find(bandwidth_only) != std::string::npos);
+  }
+  for (const char* latency_only : {"--load-qps", "--load-size", "--load-op"}) {
+    INFO(latency_only);
+    CHECK(bw_help.find(latency_only) == std::string::npos);
+    CHECK(lat_help.find(latency_only) != std::string::npos);
+  }
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-Q", "4"}), UsageError,
+                         MessageContains("-Q/--cq-mod applies to bandwidth tests; rdma_write_lat signals every message"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--load-size", "4K"}), UsageError,
+                         MessageContains("--load-size applies to latency tests (rdma_*_lat)"));
+}

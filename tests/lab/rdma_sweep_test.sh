@@ -56,12 +56,13 @@ else
   trap 'rm -rf "$tmp"' EXIT
 fi
 
-# Every sweep here runs at the default limits: a healthy sweep must pass
-# them, even in one guest of 2 vCPUs where a latency pair's tail is the
-# scheduler's. Latency pairs of fewer than 1000 samples are judged on their
-# median, and a pair that fails once and passes its re-test fails nothing
-# (failures.txt says "NOT REPRODUCED"); tests/lab/rdma_sweep_faults_test.sh
-# checks the verdicts on a sick fabric.
+# Every sweep here runs at the default limits (but siw's pairwise share of
+# the median, below): a healthy sweep must pass them, even in one guest of
+# 2 vCPUs where a latency pair's tail is the scheduler's. Latency pairs of
+# fewer than 1000 samples are judged on their median, and a pair that fails
+# once and passes its re-test fails nothing (failures.txt says "NOT
+# REPRODUCED"); tests/lab/rdma_sweep_faults_test.sh checks the verdicts on
+# a sick fabric.
 
 # sweep NAME RANKS ARGS...: runs one sweep into $tmp/NAME, prints its wall
 # time; the exit status is rdma_sweep's.
@@ -99,12 +100,20 @@ case $CASE in
     # not depend on the transport. The ordinary build's pass hands them to
     # the host to draw (RDMABENCH_DEFERRED_HEATMAPS, tests/CMakeLists.txt);
     # the sanitizer pass's -np 2 sweep draws its own in the guest.
-    heatmaps=with-heatmaps draw=()
-    [ "$CASE" = pairwise-siw ] && heatmaps= draw=(--no-heatmaps)
-    sweep np4 4 --test write_bw,write_lat,send_lat,read_lat -n 200 "${draw[@]}" ||
+    # On siw the bandwidth is the guest's CPU: siw runs TCP in software,
+    # two pairs share the 2 vCPUs in each round, and CI's background builds
+    # take what the guest leaves. A pair at 0.49 of the median, confirmed on
+    # re-test, failed a CI run so, on a healthy emulator; siw's sweeps are
+    # judged at 0.2 of the median (rxe's at the default 0.5), which still
+    # fails a pair that gets nothing. The verdicts on a sick fabric:
+    # rdma_sweep_faults_test.sh.
+    heatmaps=with-heatmaps draw=() share=()
+    [ "$CASE" = pairwise-siw ] && heatmaps= draw=(--no-heatmaps) share=(--min-share-of-median 0.2)
+    sweep np4 4 --test write_bw,write_lat,send_lat,read_lat -n 200 "${draw[@]}" "${share[@]}" ||
       { echo "FAIL: the -np 4 sweep exited non-zero"; exit 1; }
     check_complete np4 4 write_bw,write_lat,send_lat,read_lat $heatmaps || exit 1
-    sweep np8 8 --test write_bw -n 200 --no-heatmaps || { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
+    sweep np8 8 --test write_bw -n 200 --no-heatmaps "${share[@]}" ||
+      { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
     check_complete np8 8 write_bw || exit 1
     ;;
   pairwise-2-rxe)

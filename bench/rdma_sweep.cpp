@@ -65,7 +65,7 @@ int sweep_all(const World& world, const SweepOptions& options) {
   for (const auto& s : *all) everyone.push_back(s.me);
   if (options.limits.min_line_rate)
     for (const auto& e : everyone)
-      if (!e.port_rate_gbits)
+      if (!e.port_rate_Gbps)
         throw Error(fmt::format("--min-line-rate needs each port's rate, and {} reports none",
                                 sweep::describe(e.endpoint)),
                     "give --min-gbps instead");

@@ -101,7 +101,7 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
     c.gid = gid_text(resolve_transport(port, std::nullopt, AddressFamily::ipv4).gid.gid);
   }
   const std::string sysfs = "/sys/class/infiniband/" + endpoint.device;
-  c.port_rate_gbits = parse_port_rate(read_line(fmt::format("{}/ports/{}/rate", sysfs, c.port)));
+  c.port_rate_Gbps = parse_port_rate(read_line(fmt::format("{}/ports/{}/rate", sysfs, c.port)));
   c.link_layer = port.iwarp ? "iWARP" : port.link_layer == LinkLayer::ethernet ? "Ethernet" : "InfiniBand";
   c.firmware = read_line(sysfs + "/fw_ver");
   const std::string numa = read_line(sysfs + "/device/numa_node");

@@ -9,13 +9,13 @@ bool is_bandwidth(const std::string& test) { return test.size() > 3 && test.subs
 }  // namespace
 
 sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& limits,
-                                 std::optional<double> port_rate_gbits) {
+                                 std::optional<double> port_rate_Gbps) {
   sweep::Thresholds t;
   if (is_bandwidth(test)) {
     t.absolute = limits.min_gbps;
-    if (limits.min_line_rate && port_rate_gbits) {
+    if (limits.min_line_rate && port_rate_Gbps) {
       t.min_share_of_line_rate = limits.min_line_rate;
-      t.port_rate = *port_rate_gbits;
+      t.port_rate = *port_rate_Gbps;
     }
     if (limits.min_share_of_median > 0) t.min_share_of_median = limits.min_share_of_median;
   } else {
@@ -28,7 +28,7 @@ sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& lim
 std::optional<double> slowest_port(std::span<const sweep::EndpointContext> endpoints) {
   std::optional<double> slowest;
   for (const auto& e : endpoints)
-    if (e.port_rate_gbits && (!slowest || *e.port_rate_gbits < *slowest)) slowest = e.port_rate_gbits;
+    if (e.port_rate_Gbps && (!slowest || *e.port_rate_Gbps < *slowest)) slowest = e.port_rate_Gbps;
   return slowest;
 }
 

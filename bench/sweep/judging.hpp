@@ -12,10 +12,10 @@
 namespace rdmabench::sweep_cli {
 
 /// The limits of `limits` that apply to `test` (a *_bw test is judged on
-/// its bandwidth, a *_lat test on its p99); `port_rate_gbits` is the
+/// its bandwidth, a *_lat test on its p99); `port_rate_Gbps` is the
 /// slowest port's rate, for --min-line-rate.
 sweep::Thresholds thresholds_for(const std::string& test, const SweepLimits& limits,
-                                 std::optional<double> port_rate_gbits);
+                                 std::optional<double> port_rate_Gbps);
 
 /// The slowest port's rate among `endpoints`, when any says.
 std::optional<double> slowest_port(std::span<const sweep::EndpointContext> endpoints);

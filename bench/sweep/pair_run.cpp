@@ -7,6 +7,8 @@
 
 #include "rdmabench/control/session.hpp"
 #include "rdmabench/engine/engine.hpp"
+#include "rdmabench/report/figure_names.hpp"
+#include "rdmabench/report/report.hpp"
 
 namespace rdmabench::sweep_cli {
 
@@ -28,15 +30,15 @@ class ResultKeeper : public Reporter {
 sweep::PairFigures figures_of(const SizeResult& result) {
   sweep::PairFigures f;
   if (result.bandwidth) {
-    f.bw_avg_gbits = result.bandwidth->average_mb_per_s * 8.0 / 1000.0;
-    f.bw_peak_gbits = result.bandwidth->peak_mb_per_s * 8.0 / 1000.0;
-    f.msg_rate_mpps = result.bandwidth->message_rate_mpps;
+    f.bw_average_Gbps = figure_names::gbps_from_mbps(result.bandwidth->average_mb_per_s);
+    f.bw_peak_Gbps = figure_names::gbps_from_mbps(result.bandwidth->peak_mb_per_s);
+    f.bw_message_rate_Mpps = result.bandwidth->message_rate_mpps;
   }
   if (result.latency) {
-    f.lat_avg_us = result.latency->mean;
-    f.lat_p50_us = result.latency->median;
+    f.lat_mean_us = result.latency->mean;
+    f.lat_median_us = result.latency->median;
     f.lat_p99_us = result.latency->p99;
-    f.lat_p999_us = result.latency->p99_9;
+    f.lat_p99_9_us = result.latency->p99_9;
     f.lat_max_us = result.latency->max;
     f.lat_samples = result.latency->count;
   }
@@ -74,6 +76,7 @@ sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
     ResultKeeper keeper;
     const RunContext context = measure(session, clock, keeper);
     if (!context.gid.empty()) record.client.gid = context.gid;
+    record.run_id = run_id_text(context.run_id);
     if (!keeper.result()) throw Error("the run reported no figures");
     record.figures = figures_of(*keeper.result());
   } catch (const std::exception& e) {

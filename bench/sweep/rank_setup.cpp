@@ -53,7 +53,7 @@ RankSetup prepare_rank(int rank, int local_rank, const std::string& host, const 
     // Every test of a rank uses the same --mem.
     const MemoryChoice& memory = setup.tests.begin()->second.side.memory;
     setup.me.memory = memory.name();
-    setup.me.gpu_relation = gpu_relation_of(memory, setup.me.endpoint.device);
+    setup.me.gpu_relationship = gpu_relation_of(memory, setup.me.endpoint.device);
   } catch (const std::exception& e) {
     setup.error = fmt::format("rank {} ({}): {}", rank, host, e.what());
   }

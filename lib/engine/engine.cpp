@@ -199,6 +199,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
           !writes_with_immediate(s.spec))
         detail::reset_latency_target(view, bytes);
       s.peer->barrier(start_barrier(i), s.timeout);
+      reporter.size_started(bytes);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
       if (i == 0) detail::pause_point("mid-run");
       SizeResult result = detail::measure_under_load(view, bytes, clock);

@@ -1,4 +1,6 @@
-// The console table. Column names follow perftest where it has them.
+// The console table. Column names follow perftest where it has them. Every
+// line that is not a row of figures starts with '#', as OSU's and
+// nccl-tests' do, so that awk and gnuplot read the table as it is.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -11,7 +13,9 @@ namespace rdmabench {
 namespace {
 
 constexpr const char* kRule =
-    "---------------------------------------------------------------------------------------";
+    "#--------------------------------------------------------------------------------------";
+/// Where a note under a row begins: '#', then the indent that sets it apart.
+constexpr const char* kNote = "#         ";
 
 /// "64 KiB", "1 MiB", "1000 B": a load message's size as people say it.
 std::string size_words(std::uint64_t bytes) {
@@ -23,8 +27,8 @@ std::string size_words(std::uint64_t bytes) {
 
 /// Under the latency row of a loaded run: what loaded it, at what rate.
 std::string load_line(const LoadFigures& l) {
-  return fmt::format("          load: {} x {} {} QP{}, {:.3f} \u00b1 {:.3f} Gb/s over {} interval{}",
-                     l.queue_pairs, l.op, size_words(l.bytes), l.queue_pairs == 1 ? "" : "s",
+  return fmt::format("{}load: {} x {} {} QP{}, {:.3f} \u00b1 {:.3f} Gb/s over {} interval{}",
+                     kNote, l.queue_pairs, l.op, size_words(l.bytes), l.queue_pairs == 1 ? "" : "s",
                      l.mean_gbps, l.stdev_gbps, l.intervals, l.intervals == 1 ? "" : "s");
 }
 
@@ -35,9 +39,9 @@ class ConsoleReporter final : public Reporter {
   void begin(const RunContext& c) override {
     context_ = c;
     auto line = [&](const char* label, const std::string& value) {
-      fmt::print(out_, " {:<16}: {}\n", label, value);
+      fmt::print(out_, "# {:<16}: {}\n", label, value);
     };
-    fmt::print(out_, "{}\n{:^87}\n", kRule,
+    fmt::print(out_, "{}\n#{:^86}\n", kRule,
                fmt::format("{} (rdmabench {}, {})", c.title, c.version, c.role));
     line("Device", fmt::format("{}, port {}", c.device, c.port));
     line("Transport", fmt::format("{} (link layer {})", c.transport, c.link_layer));
@@ -66,13 +70,13 @@ class ConsoleReporter final : public Reporter {
                                    : "MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s");
     fmt::print(out_, "{}\n", kRule);
     if (!c.latency_kind.empty()) {
-      fmt::print(out_, " {:>8} {:>11} {:>14} {:>14} {:>16} {:>14} {:>16} {:>22} {:>24} {:>14} {:>25} {:>8}\n",
+      fmt::print(out_, "#{:>8} {:>11} {:>14} {:>14} {:>16} {:>14} {:>16} {:>22} {:>24} {:>14} {:>25} {:>8}\n",
                  "#bytes", "#iterations", "t_min[usec]", "t_max[usec]", "t_typical[usec]",
                  "t_avg[usec]", "t_stdev[usec]", "99% percentile[usec]",
                  "99.9% percentile[usec]", "t_p90[usec]", "99.99% percentile[usec]", "#warmup");
     } else {
       const char* unit = c.report_gbits ? "Gb/sec" : "MB/sec";
-      fmt::print(out_, " {:>8} {:>14} {:>19} {:>22} {:>15} {:>8}\n", "#bytes", "#iterations",
+      fmt::print(out_, "#{:>8} {:>14} {:>19} {:>22} {:>15} {:>8}\n", "#bytes", "#iterations",
                  fmt::format("BW peak[{}]", unit), fmt::format("BW average[{}]", unit),
                  "MsgRate[Mpps]", "#warmup");
     }
@@ -88,7 +92,7 @@ class ConsoleReporter final : public Reporter {
                  r.bytes, l.count, l.min, l.max, l.median, l.mean, l.stdev, l.p99, l.p99_9, l.p90,
                  l.p99_99, r.warmup);
       if (r.histogram_relative_error)
-        fmt::print(out_, "          percentiles within {:.2f}% (histogram); min, max, mean exact\n",
+        fmt::print(out_, "{}percentiles within {:.2f}% (histogram); min, max, mean exact\n", kNote,
                    *r.histogram_relative_error * 100);
       if (r.open_loop) print_open_loop(*r.open_loop);
       if (r.load) fmt::print(out_, "{}\n", load_line(*r.load));
@@ -99,19 +103,19 @@ class ConsoleReporter final : public Reporter {
     } else if (r.bandwidth) {
       print_bandwidth(r, *r.bandwidth, "");
       if (r.bandwidth_rate)
-        fmt::print(out_, "          rate: {}, burst {}\n", format_achieved(r.bandwidth_rate->rate),
+        fmt::print(out_, "{}rate: {}, burst {}\n", kNote, format_achieved(r.bandwidth_rate->rate),
                    r.bandwidth_rate->burst);
     } else if (!r.delivery) {
-      fmt::print(out_, " {:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
+      fmt::print(out_, "#{:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
     if (r.delivery) {
       const auto& d = *r.delivery;
-      fmt::print(out_, "          delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n",
+      fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote,
                  d.received, d.sent, d.lost(),
                  d.sent ? 100.0 * static_cast<double>(d.lost()) / static_cast<double>(d.sent) : 0.0);
     }
     if (r.validated)
-      fmt::print(out_, "          validated: every byte of 2 untimed messages of this size\n");
+      fmt::print(out_, "{}validated: every byte of 2 untimed messages of this size\n", kNote);
     print_cpu("client", r.cpu_client);
     print_cpu("server", r.cpu_server);
     out_.flush();
@@ -128,29 +132,29 @@ class ConsoleReporter final : public Reporter {
     if (b.per_qp_mb_per_s.size() > 1) {
       std::string each;
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
-      fmt::print(out_, "          per QP average[{}]:{}\n", context_.report_gbits ? "Gb/sec" : "MB/sec", each);
+      fmt::print(out_, "{}per QP average[{}]:{}\n", kNote, context_.report_gbits ? "Gb/sec" : "MB/sec", each);
     }
   }
 
   /// Under the response-time row: the schedule kept, the service time, and
   /// how many messages left late.
   void print_open_loop(const OpenLoopFigures& o) {
-    fmt::print(out_, "          open loop: target {}, achieved {:.6g} msg/s ({:.2f}% of target), burst {}\n",
-               o.target, o.achieved_per_s, o.ratio() * 100, o.burst);
+    fmt::print(out_, "{}open loop: target {}, achieved {:.6g} msg/s ({:.2f}% of target), burst {}\n",
+               kNote, o.target, o.achieved_per_s, o.ratio() * 100, o.burst);
     const LatencySummary& v = o.service;
     fmt::print(out_,
-               "          service time (from the post) [usec]: min {:.2f} median {:.2f} p99 {:.2f} "
+               "{}service time (from the post) [usec]: min {:.2f} median {:.2f} p99 {:.2f} "
                "p99.9 {:.2f} p99.99 {:.2f} max {:.2f}\n",
-               v.min, v.median, v.p99, v.p99_9, v.p99_99, v.max);
+               kNote, v.min, v.median, v.p99, v.p99_9, v.p99_99, v.max);
     if (o.lateness)
-      fmt::print(out_, "          late: {} messages left more than {:.2f} usec after their time "
+      fmt::print(out_, "{}late: {} messages left more than {:.2f} usec after their time "
                        "(by median {:.2f}, max {:.2f} usec)\n",
-                 o.late, o.late_threshold_us, o.lateness->median, o.lateness->max);
+                 kNote, o.late, o.late_threshold_us, o.lateness->median, o.lateness->max);
     else
-      fmt::print(out_, "          late: none left more than {:.2f} usec after its time\n", o.late_threshold_us);
+      fmt::print(out_, "{}late: none left more than {:.2f} usec after its time\n", kNote, o.late_threshold_us);
     if (o.not_sent)
-      fmt::print(out_, "          not sent: {} messages of the window's schedule were still unsent when -D ended\n",
-                 o.not_sent);
+      fmt::print(out_, "{}not sent: {} messages of the window's schedule were still unsent when -D ended\n",
+                 kNote, o.not_sent);
   }
 
   void print_cpu(const char* side, const std::optional<CpuUsage>& cpu) {
@@ -159,9 +163,9 @@ class ConsoleReporter final : public Reporter {
                             ? fmt::format("{:.3f} CPU-s/GB", *cpu->process_cpu_s_per_gb)
                             : std::string("no bytes moved");
     fmt::print(out_,
-               "          CPU {}: {:.2f} cores (user {:.2f}, system {:.2f}), {}; machine {:.2f} of "
+               "{}CPU {}: {:.2f} cores (user {:.2f}, system {:.2f}), {}; machine {:.2f} of "
                "{} cores busy\n",
-               side, cpu->process_cores, cpu->process_user_cores, cpu->process_system_cores,
+               kNote, side, cpu->process_cores, cpu->process_user_cores, cpu->process_system_cores,
                per_gb, cpu->machine_cores, cpu->machine_cpus);
   }
 
@@ -174,6 +178,9 @@ class TeeReporter final : public Reporter {
   explicit TeeReporter(std::vector<std::unique_ptr<Reporter>> r) : reporters_(std::move(r)) {}
   void begin(const RunContext& c) override {
     for (auto& r : reporters_) r->begin(c);
+  }
+  void size_started(std::uint64_t bytes) override {
+    for (auto& r : reporters_) r->size_started(bytes);
   }
   void size_done(const SizeResult& s) override {
     for (auto& r : reporters_) r->size_done(s);

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "rdmabench/control/test_parameters.hpp"
+#include "rdmabench/report/figure_names.hpp"
 #include "rdmabench/report/report.hpp"
 
 namespace rdmabench {
@@ -72,12 +73,14 @@ nlohmann::json to_json(const RunContext& c) {
 }
 
 nlohmann::json to_json(const BandwidthFigures& b) {
-  nlohmann::json j = {{"seconds", b.seconds},
+  namespace names = figure_names;
+  nlohmann::json j = {{names::kBandwidthSeconds, b.seconds},
                       {"messages", b.messages},
-                      {"peak_MBps", b.peak_mb_per_s},
-                      {"average_MBps", b.average_mb_per_s},
-                      {"average_Gbps", b.average_mb_per_s * 8 / 1000},
-                      {"message_rate_Mpps", b.message_rate_mpps},
+                      {names::kPeakMBps, b.peak_mb_per_s},
+                      {names::kPeakGbps, names::gbps_from_mbps(b.peak_mb_per_s)},
+                      {names::kAverageMBps, b.average_mb_per_s},
+                      {names::kAverageGbps, names::gbps_from_mbps(b.average_mb_per_s)},
+                      {names::kMessageRateMpps, b.message_rate_mpps},
                       {"units", {{"MBps", "10^6 bytes/s"}, {"Gbps", "10^9 bits/s"}, {"Mpps", "10^6 messages/s"}}}};
   if (!b.per_qp_mb_per_s.empty()) j["per_qp_average_MBps"] = b.per_qp_mb_per_s;
   return j;
@@ -85,10 +88,11 @@ nlohmann::json to_json(const BandwidthFigures& b) {
 
 namespace {
 
+/// Each figure by its name in figure_names.hpp (`p99_9_us`), and the count.
 nlohmann::json to_json(const LatencySummary& l) {
-  return {{"min", l.min},       {"max", l.max},       {"mean", l.mean},   {"stdev", l.stdev},
-          {"median", l.median}, {"p90", l.p90},       {"p99", l.p99},     {"p99_9", l.p99_9},
-          {"p99_99", l.p99_99}, {"samples", l.count}};
+  nlohmann::json j = {{figure_names::kLatencySamples, l.count}};
+  for (const auto& figure : figure_names::kLatencyFigures) j[figure.name] = l.*figure.member;
+  return j;
 }
 
 const char* unit_name(RateUnit unit) {
@@ -117,10 +121,10 @@ nlohmann::json to_json(const OpenLoopFigures& o) {
                       {"achieved_msg_per_s", o.achieved_per_s},
                       {"achieved_to_target", o.ratio()},
                       {"burst", o.burst},
-                      {"service_usec", to_json(o.service)},
-                      {"late", {{"messages", o.late}, {"threshold_usec", o.late_threshold_us}}},
+                      {"service", to_json(o.service)},
+                      {"late", {{"messages", o.late}, {"threshold_us", o.late_threshold_us}}},
                       {"not_sent", o.not_sent}};
-  if (o.lateness) j["late"]["lateness_usec"] = to_json(*o.lateness);
+  if (o.lateness) j["late"]["lateness"] = to_json(*o.lateness);
   return j;
 }
 
@@ -145,7 +149,6 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   if (r.latency) {
     const auto& l = *r.latency;
     j["latency"] = to_json(l);
-    j["latency"]["unit"] = "usec";
     j["latency"]["kind"] = c.latency_kind;
   }
   if (r.histogram_relative_error) {

@@ -1,16 +1,25 @@
 // Reporters for scripts: one bare number (--output) and CSV (--csv).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
+#include <fmt/chrono.h>
+
+#include <algorithm>
+#include <ctime>
+#include <functional>
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "rdmabench/report/figure_names.hpp"
 #include "rdmabench/report/report.hpp"
 
 namespace rdmabench {
 
 namespace {
 
-/// With -b, scripts get both directions together, as perftest prints them.
+/// With -b, --output prints both directions together, as perftest does.
 BandwidthFigures total(const SizeResult& r) {
   return r.server_bandwidth ? add_directions(*r.bandwidth, *r.server_bandwidth) : *r.bandwidth;
 }
@@ -36,34 +45,56 @@ class BareNumberReporter final : public Reporter {
   bool gbits_ = false;
 };
 
+/// Columns named as figure_names.hpp says: the JSON record's field with its
+/// group's prefix (`lat_p99_9_us` is `latency.p99_9_us`). Under -b, `bw_*`
+/// is this side's direction, as the JSON's `bandwidth`; the client adds the
+/// server's and both directions' (`bandwidth_server`, `bandwidth_both`).
 class CsvReporter final : public Reporter {
  public:
   CsvReporter(std::ostream& out, bool header) : out_(out), header_(header) {}
   void begin(const RunContext& c) override {
     context_ = c;
     if (!header_) return;  // appended to a file that has one
-    out_ << "test,role,device,transport,bytes,iterations,warmup,"
-            "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,"
-            "lat_p90_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
-            "bw_seconds,bw_peak_MBps,bw_average_MBps,msg_rate_Mpps,"
-            "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals\n";
+    namespace names = figure_names;
+    const auto lat = [](const char* name) { return names::flat(names::kLatencyPrefix, name); };
+    const auto bw = [](const std::string& name) { return names::flat(names::kBandwidthPrefix, name.c_str()); };
+    std::vector<std::string> columns{"schema_version", "run_id", "started_utc", "host", "test", "role",
+                                     "device", "transport", "bytes", "iterations", "warmup_iterations",
+                                     lat(names::kLatencySamples)};
+    for (const auto& figure : names::kLatencyFigures) columns.push_back(lat(figure.name));
+    for (const char* name : {names::kBandwidthSeconds, names::kPeakMBps, names::kAverageMBps,
+                             names::kAverageGbps, names::kMessageRateMpps})
+      columns.push_back(bw(name));
+    columns.push_back(bw(std::string("server_") + names::kAverageMBps));
+    columns.push_back(bw(std::string("both_") + names::kAverageMBps));
+    columns.push_back(bw(std::string("both_") + names::kMessageRateMpps));
+    for (const char* name : {"queue_pairs", "op", "bytes", "mean_Gbps", "stdev_Gbps", "intervals"})
+      columns.push_back(names::flat(names::kLoadPrefix, name));
+    out_ << fmt::format("{}\n", fmt::join(columns, ","));
   }
   void size_done(const SizeResult& r) override {
-    fmt::print(out_, "{},{},{},{},{},{},{},", context_.test, context_.role, context_.device,
+    fmt::print(out_, "{},{},{},{},{},{},{},{},{},{},{},", kJsonSchemaVersion, run_id_text(context_.run_id),
+               context_.started_utc, context_.host, context_.test, context_.role, context_.device,
                context_.transport, r.bytes, r.iterations, r.warmup);
-    if (const auto& l = r.latency)
-      fmt::print(out_, "{},{},{},{},{},{},{},{},{},{},", l->count, l->min, l->max, l->median,
-                 l->mean, l->stdev, l->p90, l->p99, l->p99_9, l->p99_99);
-    else
-      out_ << ",,,,,,,,,,";
-    if (r.bandwidth) {
-      const auto b = total(r);
-      fmt::print(out_, "{},{},{},{}", b.seconds, b.peak_mb_per_s, b.average_mb_per_s,
-                 b.message_rate_mpps);
+    if (const auto& l = r.latency) {
+      fmt::print(out_, "{}", l->count);
+      for (const auto& figure : figure_names::kLatencyFigures) fmt::print(out_, ",{}", (*l).*figure.member);
+      out_ << ',';
+    } else {
+      out_ << std::string(figure_names::kLatencyFigures.size() + 1, ',');
     }
+    if (const auto& b = r.bandwidth)
+      fmt::print(out_, "{},{},{},{},{}", b->seconds, b->peak_mb_per_s, b->average_mb_per_s,
+                 figure_names::gbps_from_mbps(b->average_mb_per_s), b->message_rate_mpps);
     else
+      out_ << ",,,,";
+    if (r.bandwidth && r.server_bandwidth) {
+      const auto both = add_directions(*r.bandwidth, *r.server_bandwidth);
+      fmt::print(out_, ",{},{},{}", r.server_bandwidth->average_mb_per_s, both.average_mb_per_s,
+                 both.message_rate_mpps);
+    } else {
       out_ << ",,,";
-    // --load-qps: the load's own figures, last so that no older column moves.
+    }
     if (const auto& l = r.load)
       fmt::print(out_, ",{},{},{},{},{},{}", l->queue_pairs, l->op, l->bytes, l->mean_gbps, l->stdev_gbps,
                  l->intervals);
@@ -81,27 +112,45 @@ class CsvReporter final : public Reporter {
 
 class ProgressReporter final : public Reporter {
  public:
-  ProgressReporter(std::ostream& out, std::size_t total) : out_(out), total_(total) {}
-  void begin(const RunContext&) override {}
-  void size_done(const SizeResult& r) override {
-    fmt::print(out_, "\r[{}/{}] {} bytes done", ++done_, total_, r.bytes);
-    out_.flush();
+  using Clock = std::function<std::time_t()>;
+  ProgressReporter(std::ostream& out, std::size_t total, Clock clock)
+      : out_(out), total_(total), clock_(std::move(clock)) {}
+  void begin(const RunContext& c) override { duration_s_ = c.duration_s; }
+  void size_started(std::uint64_t bytes) override {
+    if (!duration_s_) return;  // a counted size: only its end is known
+    // A -D size is silent for its whole duration otherwise.
+    const std::time_t until = clock_() + static_cast<std::time_t>(duration_s_);
+    show(fmt::format("[{}/{}] {} bytes: timing for {} s, until {:%H:%M:%S}", done_ + 1, total_, bytes,
+                     duration_s_, fmt::localtime(until)));
   }
+  void size_done(const SizeResult& r) override { show(fmt::format("[{}/{}] {} bytes done", ++done_, total_, r.bytes)); }
   void end() override {
-    fmt::print(out_, "\r{:40}\r", "");
+    fmt::print(out_, "\r{:{}}\r", "", shown_);
     out_.flush();
   }
 
  private:
+  void show(const std::string& line) {
+    // Blanks over the rest of a longer line shown before.
+    fmt::print(out_, "\r{:{}}", line, std::max(shown_, line.size()));
+    shown_ = line.size();
+    out_.flush();
+  }
+
   std::ostream& out_;
   std::size_t total_;
+  Clock clock_;
   std::size_t done_ = 0;
+  std::size_t shown_ = 0;
+  std::uint32_t duration_s_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes) {
-  return std::make_unique<ProgressReporter>(out, total_sizes);
+std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes,
+                                                 std::function<std::time_t()> clock) {
+  if (!clock) clock = [] { return std::time(nullptr); };
+  return std::make_unique<ProgressReporter>(out, total_sizes, std::move(clock));
 }
 
 std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure) {

@@ -19,10 +19,10 @@ using nlohmann::json;
 namespace {
 
 constexpr FigureField kFigureFields[] = {
-    {"bw_avg_gbits", &PairFigures::bw_avg_gbits}, {"bw_peak_gbits", &PairFigures::bw_peak_gbits},
-    {"msg_rate_mpps", &PairFigures::msg_rate_mpps}, {"lat_avg_us", &PairFigures::lat_avg_us},
-    {"lat_p50_us", &PairFigures::lat_p50_us},     {"lat_p99_us", &PairFigures::lat_p99_us},
-    {"lat_p999_us", &PairFigures::lat_p999_us},   {"lat_max_us", &PairFigures::lat_max_us},
+    {"bw_average_Gbps", &PairFigures::bw_average_Gbps}, {"bw_peak_Gbps", &PairFigures::bw_peak_Gbps},
+    {"bw_message_rate_Mpps", &PairFigures::bw_message_rate_Mpps}, {"lat_mean_us", &PairFigures::lat_mean_us},
+    {"lat_median_us", &PairFigures::lat_median_us},     {"lat_p99_us", &PairFigures::lat_p99_us},
+    {"lat_p99_9_us", &PairFigures::lat_p99_9_us},   {"lat_max_us", &PairFigures::lat_max_us},
 };
 
 void put_text(json& object, const char* key, const std::string& value) {
@@ -39,12 +39,12 @@ json context_json(const EndpointContext& c) {
          {"rail", c.endpoint.rail}, {"port", c.port}};
   put_text(j, "address", c.address);
   put_text(j, "gid", c.gid);
-  put_optional(j, "port_rate_gbits", c.port_rate_gbits);
+  put_optional(j, "port_rate_Gbps", c.port_rate_Gbps);
   put_text(j, "link_layer", c.link_layer);
   put_text(j, "firmware", c.firmware);
   put_optional(j, "numa_node", c.numa_node);
   put_text(j, "memory", c.memory);
-  put_text(j, "gpu_relation", c.gpu_relation);
+  put_text(j, "gpu_relationship", c.gpu_relationship);
   put_text(j, "rdma_core", c.rdma_core);
   put_text(j, "kernel", c.kernel);
   put_optional(j, "host_cpus", c.host_cpus);
@@ -122,12 +122,12 @@ EndpointContext read_context(const Fields& f) {
   c.port = f.integer<int>("port").value_or(1);
   c.address = f.text("address");
   c.gid = f.text("gid");
-  c.port_rate_gbits = f.number("port_rate_gbits");
+  c.port_rate_Gbps = f.number("port_rate_Gbps");
   c.link_layer = f.text("link_layer");
   c.firmware = f.text("firmware");
   c.numa_node = f.integer<int>("numa_node");
   c.memory = f.text("memory");
-  c.gpu_relation = f.text("gpu_relation");
+  c.gpu_relationship = f.text("gpu_relationship");
   c.rdma_core = f.text("rdma_core");
   c.kernel = f.text("kernel");
   c.host_cpus = f.integer<int>("host_cpus");
@@ -161,7 +161,8 @@ EndpointContext context_from_json_text(const std::string& text) {
 std::string_view pass_name(SweepPass pass) { return pass == SweepPass::retest ? "retest" : "sweep"; }
 
 std::string to_json_line(const SweepRecord& r) {
-  json j{{"test", r.test}, {"pass", pass_name(r.pass)}, {"round", r.round},
+  json j{{"schema_version", kSweepSchemaVersion}, {"host", r.client.endpoint.host},
+         {"test", r.test}, {"pass", pass_name(r.pass)}, {"round", r.round},
          {"client", context_json(r.client)}, {"server", context_json(r.server)}, {"size_bytes", r.size_bytes}};
   put_text(j, "pattern", r.pattern);
   json figures = json::object();
@@ -171,6 +172,7 @@ std::string to_json_line(const SweepRecord& r) {
   put_text(j, "error", r.error);
   j["seconds"] = r.seconds;
   put_text(j, "started_utc", r.started_utc);
+  put_text(j, "run_id", r.run_id);
   return j.dump();
 }
 
@@ -183,6 +185,13 @@ SweepRecord from_json_line(const std::string& line) {
                 "each line of results.jsonl is one JSON object");
   }
   const Fields f(parsed, "");
+  const auto schema = f.integer<int>("schema_version");
+  require(schema == kSweepSchemaVersion,
+          schema ? fmt::format("sweep record: schema_version {} is not this rdma_sweep's ({})", *schema,
+                               kSweepSchemaVersion)
+                 : std::string("sweep record: no schema_version: written by an rdma_sweep before the figures' "
+                               "rename (CHANGELOG.md)"),
+          "resume a sweep with the rdma_sweep that began it, or start a fresh --out folder");
   SweepRecord r;
   r.test = f.text("test", true);
   require(!r.test.empty(), "sweep record: field 'test' is empty", "name the test, e.g. \"write_bw\"");
@@ -200,6 +209,7 @@ SweepRecord from_json_line(const std::string& line) {
   r.error = f.text("error");
   r.seconds = f.number("seconds").value_or(0);
   r.started_utc = f.text("started_utc");
+  r.run_id = f.text("run_id");
   return r;
 }
 

@@ -18,13 +18,13 @@ struct KnownFigure {
 };
 
 const KnownFigure kKnownFigures[] = {
-    {"bw_avg_gbits", {"bandwidth", "Gb/s", Better::higher}},
-    {"bw_peak_gbits", {"peak bandwidth", "Gb/s", Better::higher}},
-    {"msg_rate_mpps", {"message rate", "Mpps", Better::higher}},
-    {"lat_avg_us", {"average latency", "us", Better::lower}},
-    {"lat_p50_us", {"median latency", "us", Better::lower}},
+    {"bw_average_Gbps", {"bandwidth", "Gb/s", Better::higher}},
+    {"bw_peak_Gbps", {"peak bandwidth", "Gb/s", Better::higher}},
+    {"bw_message_rate_Mpps", {"message rate", "Mpps", Better::higher}},
+    {"lat_mean_us", {"average latency", "us", Better::lower}},
+    {"lat_median_us", {"median latency", "us", Better::lower}},
     {"lat_p99_us", {"p99 latency", "us", Better::lower}},
-    {"lat_p999_us", {"p99.9 latency", "us", Better::lower}},
+    {"lat_p99_9_us", {"p99.9 latency", "us", Better::lower}},
     {"lat_max_us", {"maximum latency", "us", Better::lower}},
 };
 
@@ -37,11 +37,11 @@ Figure describe_figure(std::string_view key) {
 }
 
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present) {
-  if (test.ends_with("_bw")) return "bw_avg_gbits";
+  if (test.ends_with("_bw")) return "bw_average_Gbps";
   if (test.ends_with("_lat")) return "lat_p99_us";
   // A test of another name with no figure at all (every pair failed) still
   // gets one matrix to show its failures in.
-  return present.empty() ? std::string("bw_avg_gbits") : present.front();
+  return present.empty() ? std::string("bw_average_Gbps") : present.front();
 }
 
 std::string value_text(double v) {

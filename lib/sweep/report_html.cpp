@@ -93,7 +93,7 @@ void write_endpoints(std::ostream& out, const ReportModel& model) {
     out << fmt::format("<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td>{}</td>"
                        "<td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>\n",
                        c.endpoint.rank, html_escape(c.endpoint.host), html_escape(c.endpoint.device), c.endpoint.rail,
-                       html_escape(c.address), c.port_rate_gbits ? value_text(*c.port_rate_gbits) + " Gb/s" : "-",
+                       html_escape(c.address), c.port_rate_Gbps ? value_text(*c.port_rate_Gbps) + " Gb/s" : "-",
                        html_escape(c.firmware), html_escape(c.memory));
   out << "</table>\n";
 }

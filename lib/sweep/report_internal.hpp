@@ -23,10 +23,10 @@ namespace rdmabench::sweep::detail {
 // --- figures (report_figures.cpp) ---
 
 /// How the report names a figure key: {"bandwidth", "Gb/s", higher} for
-/// bw_avg_gbits, {"p99 latency", "us", lower} for lat_p99_us, ...
+/// bw_average_Gbps, {"p99 latency", "us", lower} for lat_p99_us, ...
 Figure describe_figure(std::string_view key);
-/// The figure a test is judged on: bw_avg_gbits for *_bw, lat_p99_us for
-/// *_lat; for any other test, the first of `present` (bw_avg_gbits when none).
+/// The figure a test is judged on: bw_average_Gbps for *_bw, lat_p99_us for
+/// *_lat; for any other test, the first of `present` (bw_average_Gbps when none).
 std::string main_figure_key(std::string_view test, const std::vector<std::string>& present);
 /// The fewest latency samples a p99 is judged on: with fewer, it is one of
 /// the 10 worst samples, which the scheduler's hiccups decide more than the
@@ -34,7 +34,7 @@ std::string main_figure_key(std::string_view test, const std::vector<std::string
 inline constexpr std::uint64_t kSamplesForP99 = 1000;
 /// "rank:host:device", the CSV's and the tables' header of an endpoint.
 std::string endpoint_label(const Endpoint& e);
-/// "write_bw-bw_avg_gbits", the name of a figure's CSV and PNG without the
+/// "write_bw-bw_average_Gbps", the name of a figure's CSV and PNG without the
 /// extension; throws rdmabench::Error for a test name that is no file name.
 std::string figure_file_stem(std::string_view test, std::string_view key);
 
@@ -60,7 +60,7 @@ class PairLimits {
 // --- the model (report_model.cpp, report_retests.cpp) ---
 
 struct FigureMatrix {
-  std::string key;  ///< "bw_avg_gbits"
+  std::string key;  ///< "bw_average_Gbps"
   Figure figure;
   PairMatrix matrix{0};
 };

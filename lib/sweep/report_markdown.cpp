@@ -30,7 +30,7 @@ void write_endpoints(std::ofstream& out, const ReportModel& model) {
   for (const EndpointContext& c : model.contexts)
     out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", c.endpoint.rank, md(c.endpoint.host),
                        md(c.endpoint.device), c.endpoint.rail, md(c.address),
-                       optional_text(c.port_rate_gbits, "Gb/s"), md(c.firmware), md(c.memory));
+                       optional_text(c.port_rate_Gbps, "Gb/s"), md(c.firmware), md(c.memory));
   out << '\n';
 }
 

@@ -95,12 +95,12 @@ std::string judged_latency(TestReport& t, const std::vector<const SweepRecord*>&
                             : fmt::format("{} to {} samples a pair", *fewest, *most);
   };
   const bool thin = fewest && *fewest < kSamplesForP99;
-  const bool has_median = std::find(keys.begin(), keys.end(), "lat_p50_us") != keys.end();
+  const bool has_median = std::find(keys.begin(), keys.end(), "lat_median_us") != keys.end();
   if (thin && has_median) {
     t.basis = "median latency, of " + range();
     t.basis_why = fmt::format("a p99 of fewer than {} samples is one of the 10 worst, too thin to judge a pair "
                               "by; run -n {} or more to judge the p99", kSamplesForP99, kSamplesForP99);
-    return "lat_p50_us";
+    return "lat_median_us";
   }
   if (fewest) t.basis = fmt::format("p99 latency, of {}{}", range(), unknown ? " (some records do not say)" : "");
   else if (unknown) t.basis = "p99 latency (the records do not say of how many samples)";

@@ -27,7 +27,7 @@ TEST_CASE("affinity study: quick host rows, GPU rows on the stand-in with relaxe
   const auto build = std::filesystem::path(RDMABENCH_BIN_DIR).parent_path();
   Process study({"/usr/bin/env", "RDMABENCH_BUILD=" + build.string(), "/usr/bin/python3",
                  std::string(RDMABENCH_SOURCE_DIR) + "/tools/gdr-affinity-study", "--no-lab", "--quick",
-                 "--iters", "100", "--tests", "write_bw", "-d", d.name, "--address", d.address,
+                 "--iters", "100", "--tests", "write_bw", "--devices", d.name + ":" + d.address,
                  "--out", out.string()});
   INFO(study.describe());
   REQUIRE(study.wait_for(std::chrono::seconds(280)) == 0);
@@ -36,6 +36,8 @@ TEST_CASE("affinity study: quick host rows, GPU rows on the stand-in with relaxe
 
   const auto j = nlohmann::json::parse(read_file(out / "affinity.json"));
   REQUIRE(j.at("topology").at("gpus").empty());  // the guest has no GPU
+  CHECK(j.at("schema_version") == 2);  // as the pair JSON's records
+  CHECK_THAT(j.at("started_utc").get<std::string>(), Catch::EndsWith("Z"));
   const auto& rows = j.at("rows");
   const auto& host = rows.at(0);
   CHECK(host.at("placement") == "H->H");

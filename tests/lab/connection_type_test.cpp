@@ -41,7 +41,7 @@ void check_send_latency(const std::string& type) {
   CHECK(run.client.at("validated") == true);  // the payload lands where RC's does
   for (const auto* j : {&run.client, &run.server}) CHECK(j->at("context").at("connection_type") == type);
   CHECK(run.client.at("latency").at("samples") == 300);
-  CHECK(run.client.at("latency").at("min").get<double>() > 0);
+  CHECK(run.client.at("latency").at("min_us").get<double>() > 0);
   CHECK(run.server.at("latency").at("samples") == 299);
   CHECK_THAT(run.pair.client->out(), Catch::Contains(type + " queue pairs"));
 }

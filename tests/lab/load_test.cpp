@@ -16,9 +16,9 @@ void check_latency_figures(const nlohmann::json& j) {
   const auto& l = j.at("latency");
   INFO(l.dump());
   CHECK(l.at("samples").get<double>() > 100);
-  CHECK(l.at("median").get<double>() > 0);
-  CHECK(l.at("p99").get<double>() >= l.at("median").get<double>());
-  CHECK(l.at("p99_9").get<double>() >= l.at("p99").get<double>());
+  CHECK(l.at("median_us").get<double>() > 0);
+  CHECK(l.at("p99_us").get<double>() >= l.at("median_us").get<double>());
+  CHECK(l.at("p99_9_us").get<double>() >= l.at("p99_us").get<double>());
 }
 
 /// A -D 3 run of `binary` with `load` on the client; its JSON line, after

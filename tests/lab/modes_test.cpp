@@ -62,10 +62,10 @@ void check_timed_latency(const std::string& binary, const Device& d, const Args&
   CHECK(l.at("percentile_relative_error").get<double>() == Approx(1.0 / 256));
   CHECK(l.at("samples").get<double>() > 10);
   CHECK(j.at("iterations") == l.at("samples"));
-  CHECK(l.at("min").get<double>() > 0);
-  CHECK(l.at("median").get<double>() >= l.at("min").get<double>());
-  CHECK(l.at("p99").get<double>() >= l.at("median").get<double>());
-  CHECK(l.at("max").get<double>() >= l.at("p99_99").get<double>());
+  CHECK(l.at("min_us").get<double>() > 0);
+  CHECK(l.at("median_us").get<double>() >= l.at("min_us").get<double>());
+  CHECK(l.at("p99_us").get<double>() >= l.at("median_us").get<double>());
+  CHECK(l.at("max_us").get<double>() >= l.at("p99_99_us").get<double>());
 }
 
 void check_timed_bandwidth(const std::string& binary, const Device& d, const Args& extra) {

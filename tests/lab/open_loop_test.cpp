@@ -93,14 +93,14 @@ TEST_CASE("a 200 ms stall shows in the open loop's p99, in the closed loop's max
   // to 300 ms, and messages a few tens of usec late (the threshold is
   // 10 usec) come with the guest's scheduling (168 of 2400 in a run with
   // no stop); the unit tests hold the count to T x R exactly.
-  CHECK(open.at("latency").at("p99").get<double>() >= 100'000);
+  CHECK(open.at("latency").at("p99_us").get<double>() >= 100'000);
   CHECK(open.at("open_loop").at("late").at("messages").get<double>() >= 150);
-  CHECK(open.at("open_loop").at("late").at("lateness_usec").at("max").get<double>() >= 150'000);
+  CHECK(open.at("open_loop").at("late").at("lateness").at("max_us").get<double>() >= 150'000);
   // The service time (from the post) does not carry the stall's wait.
-  CHECK(open.at("open_loop").at("service_usec").at("p99").get<double>() < 100'000);
+  CHECK(open.at("open_loop").at("service").at("p99_us").get<double>() < 100'000);
   // Closed loop: one sample spans the stall; the percentiles do not see it.
-  CHECK(closed.at("latency").at("max").get<double>() >= 150'000);
-  CHECK(closed.at("latency").at("p99").get<double>() < 50'000);
+  CHECK(closed.at("latency").at("max_us").get<double>() >= 150'000);
+  CHECK(closed.at("latency").at("p99_us").get<double>() < 50'000);
   CHECK_FALSE(closed.contains("open_loop"));
 }
 
@@ -119,13 +119,13 @@ TEST_CASE("open loop: a 200 ms stop of send_lat's responder shows in p99 and in 
       // messages (6%): the first -t wait in flight for their answers, the
       // rest to leave (the window is full); each is charged from its due
       // time, so the p99 waited most of the stop.
-      CHECK(open.client.at("latency").at("p99").get<double>() >= 100'000);
-      CHECK(open.client.at("latency").at("max").get<double>() >= 150'000);
+      CHECK(open.client.at("latency").at("p99_us").get<double>() >= 100'000);
+      CHECK(open.client.at("latency").at("max_us").get<double>() >= 150'000);
       CHECK(open.client.at("open_loop").at("achieved_to_target").get<double>() == Approx(1.0).margin(0.05));
       // Closed loop: one round trip spans the stop, and its one-way sample
       // is half of it; the percentiles do not see it.
-      CHECK(closed.client.at("latency").at("max").get<double>() >= 75'000);
-      CHECK(closed.client.at("latency").at("p99").get<double>() < 50'000);
+      CHECK(closed.client.at("latency").at("max_us").get<double>() >= 75'000);
+      CHECK(closed.client.at("latency").at("p99_us").get<double>() < 50'000);
       CHECK_FALSE(closed.client.contains("open_loop"));
     }
   }
@@ -160,7 +160,7 @@ TEST_CASE("open loop send and write latency with -n keep every message's times",
       auto [p, j] = run_pair_json(binary, d, {}, {"-n", "500", "--rate", "2000", "-t", "4", "--dump-samples", samples});
       INFO(p.client->describe());
       CHECK(j.at("latency").at("samples").get<double>() == 500);
-      CHECK(j.at("open_loop").at("service_usec").at("median").get<double>() > 0);
+      CHECK(j.at("open_loop").at("service").at("median_us").get<double>() > 0);
       // One line per timed message: intended, posted and answered, in usec;
       // never posted before its time, never answered before its post.
       std::istringstream in(read_file(samples));

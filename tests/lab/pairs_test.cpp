@@ -2,7 +2,11 @@
 // and iWARP; the JSON must agree with the table, and the dumped samples must
 // reproduce the printed statistics.
 #include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "lab.hpp"
 #include "rdmabench/stats/stats.hpp"
@@ -22,15 +26,15 @@ void check_latency_table_matches_json(const std::string& table, const nlohmann::
   const auto& l = j.at("latency");
   CHECK(row[0] == j.at("bytes").get<double>());
   CHECK(row[1] == l.at("samples").get<double>());
-  check_close(row[2], l.at("min"));
-  check_close(row[3], l.at("max"));
-  check_close(row[4], l.at("median"));
-  check_close(row[5], l.at("mean"));
-  check_close(row[6], l.at("stdev"));
-  check_close(row[7], l.at("p99"));
-  check_close(row[8], l.at("p99_9"));
-  check_close(row[9], l.at("p90"));
-  check_close(row[10], l.at("p99_99"));
+  check_close(row[2], l.at("min_us"));
+  check_close(row[3], l.at("max_us"));
+  check_close(row[4], l.at("median_us"));
+  check_close(row[5], l.at("mean_us"));
+  check_close(row[6], l.at("stdev_us"));
+  check_close(row[7], l.at("p99_us"));
+  check_close(row[8], l.at("p99_9_us"));
+  check_close(row[9], l.at("p90_us"));
+  check_close(row[10], l.at("p99_99_us"));
   CHECK(row[11] == j.at("warmup_iterations").get<double>());
 }
 
@@ -57,7 +61,7 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
   CHECK(j.at("context").at("connection") == connection);
   CHECK(j.at("iterations") == 500);
   CHECK(j.at("latency").at("samples") == 500);
-  CHECK(j.at("latency").at("min").get<double>() > 0);
+  CHECK(j.at("latency").at("min_us").get<double>() > 0);
   CHECK(j.at("latency").at("kind") == (binary == "rdma_read_lat"     ? "round trip (one read)"
                                        : binary == "rdma_atomic_lat" ? "round trip (one atomic)"
                                                                      : "one-way (round trip / 2)"));
@@ -68,11 +72,11 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
   REQUIRE(samples.size() == 500);
   const auto s = rdmabench::summarize_latency(samples);
   const auto& l = j.at("latency");
-  CHECK(std::abs(s.median - l.at("median").get<double>()) < 1e-5);
-  CHECK(std::abs(s.p99 - l.at("p99").get<double>()) < 1e-5);
-  CHECK(std::abs(s.p99_9 - l.at("p99_9").get<double>()) < 1e-5);
-  CHECK(std::abs(s.max - l.at("max").get<double>()) < 1e-5);
-  CHECK(std::abs(s.mean - l.at("mean").get<double>()) < 1e-5);
+  CHECK(std::abs(s.median - l.at("median_us").get<double>()) < 1e-5);
+  CHECK(std::abs(s.p99 - l.at("p99_us").get<double>()) < 1e-5);
+  CHECK(std::abs(s.p99_9 - l.at("p99_9_us").get<double>()) < 1e-5);
+  CHECK(std::abs(s.max - l.at("max_us").get<double>()) < 1e-5);
+  CHECK(std::abs(s.mean - l.at("mean_us").get<double>()) < 1e-5);
 
   if (round_trip) {
     // The server's CPU takes no part in a read or atomic; it says so instead of guessing.
@@ -281,7 +285,31 @@ TEST_CASE("output and csv give scripts bare numbers and rows", "[sanitizer][lab]
   std::string header, row;
   REQUIRE(std::getline(rows, header));
   REQUIRE(std::getline(rows, row));
-  CHECK_THAT(row, Catch::StartsWith("write_lat,client," + d.name + ",RoCEv2,2,200,100,200,"));
+  // Read by the header's names, as a script would (docs/json-output.md).
+  const auto cells = [](const std::string& line) {
+    std::vector<std::string> split;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) split.push_back(cell);
+    if (!line.empty() && line.back() == ',') split.emplace_back();
+    return split;
+  };
+  const auto names = cells(header), values = cells(row);
+  REQUIRE(names.size() == values.size());
+  std::map<std::string, std::string> column;
+  for (std::size_t i = 0; i < names.size(); ++i) column[names[i]] = values[i];
+  CHECK(column["schema_version"] == "2");
+  CHECK(column["run_id"].size() == 14);
+  CHECK_THAT(column["started_utc"], Catch::EndsWith("Z"));
+  CHECK(column["test"] == "write_lat");
+  CHECK(column["role"] == "client");
+  CHECK(column["device"] == d.name);
+  CHECK(column["transport"] == "RoCEv2");
+  CHECK(column["bytes"] == "2");
+  CHECK(column["iterations"] == "200");
+  CHECK(column["warmup_iterations"] == "100");
+  CHECK(column["lat_samples"] == "200");
+  CHECK(std::stod(column["lat_median_us"]) == Approx(median).epsilon(0.01));
+  CHECK(column["bw_average_MBps"].empty());
 }
 
 TEST_CASE("mtu, inline size and traffic class reach the queue pair", "[sanitizer][lab][rxe][qp]") {

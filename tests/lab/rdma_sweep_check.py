@@ -28,7 +28,7 @@ def records(folder):
 
 def figure(record):
     figures = record.get("figures", {})
-    return figures.get("bw_avg_gbits") if record["test"].endswith("_bw") else figures.get("lat_p99_us")
+    return figures.get("bw_average_Gbps") if record["test"].endswith("_bw") else figures.get("lat_p99_us")
 
 
 def check_complete(folder, ranks, tests):

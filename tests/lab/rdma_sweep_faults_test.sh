@@ -45,7 +45,7 @@ echo "== failures.txt:"; cat "$out/failures.txt"
 [ $rc != 0 ] || { echo "FAIL: a sweep with a slow node and a cut link exited 0"; exit 1; }
 # How far the slow node was below the others, for the log (and for whoever
 # reads a failure below: a ratio near 1 means the delay did not act).
-python3 - "$out/write_bw-bw_avg_gbits.csv" <<'PY'
+python3 - "$out/write_bw-bw_average_Gbps.csv" <<'PY'
 import csv, statistics, sys
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 slow, other = [], []

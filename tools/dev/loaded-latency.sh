@@ -60,6 +60,6 @@ for dev in devs:
         loaded = line(os.path.join(out, f"{dev}-{n}-loaded.json"))
         load = loaded.get("load") if loaded else None
         rate = f'{load["mean_Gbps"]:.3f} ± {load["stdev_Gbps"]:.3f} ({load["op"]} {load["bytes"]} B, {load["intervals"]} intervals)' if load else "-"
-        print(f"| {dev} | {n} | {fig(idle, 'median')} | {fig(loaded, 'median')} | {fig(idle, 'p99')} | "
-              f"{fig(loaded, 'p99')} | {fig(idle, 'p99_9')} | {fig(loaded, 'p99_9')} | {rate} |")
+        print(f"| {dev} | {n} | {fig(idle, 'median_us')} | {fig(loaded, 'median_us')} | {fig(idle, 'p99_us')} | "
+              f"{fig(loaded, 'p99_us')} | {fig(idle, 'p99_9_us')} | {fig(loaded, 'p99_9_us')} | {rate} |")
 PY

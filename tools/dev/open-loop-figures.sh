@@ -33,10 +33,10 @@ import json, sys
 j = json.loads(open(sys.argv[1]).readline())
 l, o = j["latency"], j.get("open_loop")
 ratio = f'{o["achieved_to_target"]:.4f}' if o else "-"
-service = f'{o["service_usec"]["p99"]:.1f}' if o else "-"
+service = f'{o["service"]["p99_us"]:.1f}' if o else "-"
 late = o["late"]["messages"] if o else "-"
-print(f'{sys.argv[2]:5} {sys.argv[3]:22} ratio {ratio:7} response p50 {l["median"]:9.1f} p99 {l["p99"]:9.1f} '
-      f'p99.9 {l["p99_9"]:9.1f} max {l["max"]:9.1f} | service p99 {service:>7} | late {late} of {l["samples"]}')
+print(f'{sys.argv[2]:5} {sys.argv[3]:22} ratio {ratio:7} response p50 {l["median_us"]:9.1f} p99 {l["p99_us"]:9.1f} '
+      f'p99.9 {l["p99_9_us"]:9.1f} max {l["max_us"]:9.1f} | service p99 {service:>7} | late {late} of {l["samples"]}')
 PY
 }
 

@@ -8,7 +8,7 @@ measured with PCIe relaxed ordering on and off (--relaxed-ordering, both
 sides): with the GPU-NIC relationship, the first two knobs to try when
 device-to-host and host-to-device differ on one box.
 
-Usage: tools/gdr-affinity-study [-d DEV] [--address IP] [--gpus 0,1] [--out DIR]
+Usage: tools/gdr-affinity-study [--devices DEV[:ADDR]] [--gpus 0,1] [--out DIR]
                                 [--quick] [--bw-size BYTES] [--iters N] [--no-lab]
                                 [--tests write_bw,read_bw,write_lat] [--standin]
 
@@ -27,8 +27,8 @@ support is built) are reported with the binary's message, never silently
 dropped.
 
 Writes DIR/affinity.md (tables), DIR/affinity.json (every figure and its
-context) and DIR/affinity.png (default DIR: gdr-affinity-study/ in the build
-directory, or in the current one where there is no source tree). With
+context) and DIR/affinity.png (default DIR: ./gdr-affinity-study-YYYYmmdd-HHMMSS,
+a new folder in the current one). With
 no RDMA device here it measures inside tools/rdma-lab on rxe0 and renders on
 this machine. Figures in the lab are emulated: compare rows, not machines.
 Env: RDMABENCH_BUILD (default: build/ in the repository).
@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 
-from . import lab, pair, paths, version
+from . import common_options, lab, pair, paths, records, version
 
 PROG = "gdr-affinity-study"
 PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
@@ -56,7 +56,7 @@ STANDIN_GPU = {"index": 0, "pci_address": "0000:10:00.0", "vendor": "NVIDIA", "n
 TESTS = {
     "write_bw": ("rdma_write_bw", ("bandwidth", "average_MBps"), "write BW", "MB/s", True),
     "read_bw": ("rdma_read_bw", ("bandwidth", "average_MBps"), "read BW", "MB/s", False),
-    "write_lat": ("rdma_write_lat", ("latency", "median"), "write lat median", "usec", True),
+    "write_lat": ("rdma_write_lat", ("latency", "median_us"), "write lat median", "usec", True),
 }
 
 
@@ -92,7 +92,8 @@ def nic_address(nic, given):
                              capture_output=True, text=True).stdout.split()
         if "inet" in out:
             return out[out.index("inet") + 1].split("/")[0]
-    die(f"no IPv4 address found for {nic['name']} (netdev '{nic['netdev'] or 'unknown'}'): give --address IP")
+    die(f"no IPv4 address found for {nic['name']} (netdev '{nic['netdev'] or 'unknown'}'): "
+        f"give it as --devices {nic['name']}:ADDR")
 
 
 def first_error(text, fallback):
@@ -154,15 +155,17 @@ class Study:
                     continue
                 context = record["context"]
                 results.setdefault(test, {})[numa] = {
-                    "value": record[block][key], "unit": unit,
+                    "figure": f"{block}.{key}", "value": record[block][key], "unit": unit,
                     "client_memory": client_mem, "server_memory": server_mem,
                     "pinned_cpus": context["numa"]["pinned_cpus"],
                     "cpu_placement": context["numa"]["placement"],
                     "device_numa_node": context["numa"]["device_node"],
                     "relaxed_ordering": context["memory"].get("relaxed_ordering"),
                 }
-            print(f"gdr-affinity-study: {placement} {gpu_label(gpu)} relaxed ordering {relaxed} {test} done",
-                  file=sys.stderr, flush=True)
+            self.done += 1
+            left = common_options.time_left(self.done, self.total, time.monotonic() - self.started)
+            print(f"gdr-affinity-study: [{self.done}/{self.total}{', ' + left if left else ''}] {placement} "
+                  f"{gpu_label(gpu)} relaxed ordering {relaxed} {test} done", file=sys.stderr, flush=True)
         return results
 
 
@@ -224,21 +227,24 @@ def measure_all(a, bins):
     if not topo["rdma_devices"]:
         die("no RDMA device here (rdma_topo lists none); the lab runs this on rxe0 unless --no-lab is given")
     names = [d["name"] for d in topo["rdma_devices"]]
-    name = a.device or (os.environ["RXE_DEV"] if os.environ.get("RXE_DEV") in names else names[0])
+    given, address = a.devices[0] if a.devices else (None, None)
+    name = given or (os.environ["RXE_DEV"] if os.environ.get("RXE_DEV") in names else names[0])
     nic = next((d for d in topo["rdma_devices"] if d["name"] == name), None)
     if nic is None:
-        die(f"-d {a.device}: no such RDMA device; this machine has {', '.join(names)}")
-    study = Study(a, nic, nic_address(nic, a.address), bins)
+        die(f"--devices {given}: no such RDMA device; this machine has {', '.join(names)}")
+    study = Study(a, nic, nic_address(nic, address), bins)
     standin = use_standin(a, topo)
     rows = plan(topo, nic, a.gpus, standin)
+    # Progress: cells done of all, and the time left at this pace.
+    study.done, study.started = 0, time.monotonic()
+    study.total = sum(r["status"] == "measure" for r in rows) * len(a.tests)
     for r in rows:
         if r["status"] == "measure":
             r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"), r["relaxed_ordering"])
             r["status"] = "measured"
-    return {"nic": nic, "address": study.address, "topology": topo, "rows": rows,
+    return {**records.header(), "nic": nic, "address": study.address, "topology": topo, "rows": rows,
             "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters, "quick": a.quick,
                          "tests": [t for t in TESTS if t in a.tests], "standin": standin,
-                         "host": os.uname().nodename, "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
                          "lab": bool(os.environ.get("RDMABENCH_LAB"))}}
 
 
@@ -259,7 +265,7 @@ def markdown(study):
              f" NUMA node {node}; clients connect to {study['address']}",
              f"- --numa auto pinned to: {pinned}",
              f"- bandwidth {s['bw_size']} B, latency {s['lat_size']} B, {s['iters']} iterations"
-             f"{' (--quick)' if s['quick'] else ''}; host {s['host']}, {s['date']}"
+             f"{' (--quick)' if s['quick'] else ''}; host {study['host']}, {study['started_utc']}"
              f"{'; soft-RDMA lab (emulated: compare rows only)' if s['lab'] else ''}",
              "- A->B: data from A to B (write: client A, server B; read: server A, client B); H host, D GPU", ""]
     tests = s.get("tests", list(TESTS))
@@ -321,7 +327,8 @@ def run_in_lab(a):
     """No device here: measure in the lab guest, render here (matplotlib under TCG is slow)."""
     raw = os.path.join(a.out, "measurements.json")
     status = lab.rerun_self(PROG, "no RDMA device here; measuring on rxe0",
-                            ["--no-lab", "--measure-only", raw] + sys.argv[1:], dirs=[a.out], limit=1800)
+                            ["--no-lab", "--measure-only", raw] + sys.argv[1:] + ["--out", a.out], dirs=[a.out],
+                            limit=1800)
     if status != 0:
         return status
     with open(raw) as f:
@@ -329,35 +336,29 @@ def run_in_lab(a):
     return 0
 
 
-def default_out():
-    build = paths.build_dir() if paths.source_root() else None
-    return os.path.join(build or os.getcwd(), PROG)
-
-
 def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     version.add_argument(p)
-    p.add_argument("-d", "--device", help="RDMA device (default: the lab's rxe0, else the first)")
-    p.add_argument("--address", help="IPv4 address of the device's netdev (default: found from rdma_topo and ip)")
+    common_options.add_devices(p, "the lab's rxe0, else the first", one=True)
+    p.add_argument("-d", dest="devices", metavar="DEV", type=common_options.device_list,
+                   help="the same as --devices DEV, as the pair binaries spell it")
     p.add_argument("--gpus", type=lambda t: {int(x) for x in t.split(",")}, help="GPU indices (rdma_topo's; default all)")
-    p.add_argument("--out", default=default_out(), help="report folder (default: %(default)s)")
+    common_options.add_out(p, PROG)
     p.add_argument("--quick", action="store_true", help="200 iterations per run, for a smoke test")
     p.add_argument("--iters", type=int, help="iterations per run (default 5000)")
     p.add_argument("--bw-size", type=int, default=65536, help="bandwidth message size in bytes")
     p.add_argument("--lat-size", type=int, default=8, help="latency message size in bytes")
     p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take")
     p.add_argument("--no-lab", action="store_true", help="never use tools/rdma-lab; fail without a device")
-    p.add_argument("--tests", type=lambda t: t.split(","), default=list(TESTS),
-                   help=f"which of {','.join(TESTS)} to run (default all)")
+    common_options.add_tests(p, list(TESTS))
     p.add_argument("--standin", action="store_true",
                    help="GPU rows on the test stand-in CUDA driver (no GPU; automatic in the lab)")
     p.add_argument("--measure-only", metavar="FILE", help=argparse.SUPPRESS)  # the lab's half of a lab run
     a = p.parse_args()
     a.iters = a.iters or (200 if a.quick else 5000)
-    unknown = [t for t in a.tests if t not in TESTS]
-    if unknown:
-        die(f"--tests {','.join(unknown)}: unknown; choose from {','.join(TESTS)}")
-    a.out = os.path.realpath(a.out)
+    if a.devices and len(a.devices) != 1:
+        p.error(f"--devices: one device for the study, not {len(a.devices)}")
+    a.out = os.path.realpath(common_options.out_folder(a, PROG))
     bins = binaries()
     try:
         folder = paths.OutputFolder(a.out)

@@ -1,13 +1,14 @@
 """compare-perftest - our write latency and bandwidth beside perftest's, on
 the same device in the same boot, alternating runs, medians and ratios.
 
-Usage: tools/compare-perftest [--rounds N] [--devices DEV:IP,...] [--ops write,read,send]
-                              [--kinds lat,bw] [--lat-iters N] [--bw-iters N] [--size BYTES]
-                              [--lat-sizes 2,64,4096] [--control] [--shuffle [--seed N]]
+Usage: tools/compare-perftest [--rounds N] [--devices DEV[:ADDR],...] [--tests write_lat,...]
+                              [--lat-iters N] [--bw-iters N] [--size BYTES] [--lat-sizes 2,64,4096]
+                              [--control] [--shuffle [--seed N]] [--out DIR]
 
 Without --devices it uses this machine's rxe0/siw0 if present (RXE_DEV/RXE_IP,
-SIW_DEV/SIW_IP), else re-runs itself inside tools/rdma-lab. Each round runs,
-for each operation, latency at the --lat-sizes, bandwidth at --size and
+SIW_DEV/SIW_IP), else re-runs itself inside tools/rdma-lab; a device given
+without its ADDR is reached by its netdev's IPv4 address. Each round runs,
+for each test, latency at the --lat-sizes, bandwidth at --size and
 message rate at 64 B with -t 128, ours and perftest's alternately (who goes
 first swaps every round); the table shows per-figure medians, ranges
 (min-max), sample counts, ours/perftest, and in how many rounds ours was
@@ -24,7 +25,9 @@ about half, is a real gap. --shuffle runs each round's steps and tools in a
 fresh random order (--seed makes it repeatable), so that no run always
 follows the same other run and shares its after-effects.
 Units: latency in usec; bandwidth in MB/s = 10^6 B/s (perftest's MiB/s
-figures are converted).
+figures are converted). The table goes to stdout and, with every round's
+figures, to --out DIR (default ./compare-perftest-YYYYmmdd-HHMMSS):
+comparison.txt, comparison.md and comparison.json.
 """
 import argparse
 import json
@@ -36,7 +39,9 @@ import sys
 import tempfile
 import time
 
-from . import lab, pair, paths, version
+from . import common_options, devices as device_info, lab, pair, paths, records, version
+
+TESTS = ("write_lat", "write_bw", "read_lat", "read_bw", "send_lat", "send_bw")
 
 MIB = 1048576 / 1e6
 BINARIES = [f"rdma_{op}_{kind}" for op in ("write", "read", "send") for kind in ("lat", "bw")]
@@ -120,8 +125,8 @@ class Runner:
                 if sweep:
                     figures["ours"][label + " wall s"] = time.monotonic() - start
                 elif kind == "lat":
-                    figures["ours"][label + " median"] = j["latency"]["median"]
-                    figures["ours"][label + " p99"] = j["latency"]["p99"]
+                    figures["ours"][label + " median"] = j["latency"]["median_us"]
+                    figures["ours"][label + " p99"] = j["latency"]["p99_us"]
                 elif size >= 65536:
                     figures["ours"][label + " MB/s"] = j["bandwidth"]["average_MBps"]
                 else:
@@ -163,19 +168,17 @@ class Runner:
 
 def plan(a):
     """(operation, lat|bw, size, extra options) for every comparison."""
-    ops = [op for op in ("write", "read", "send") if op in a.ops.split(",")]
-    kinds = a.kinds.split(",")
     steps = []
-    for op in ops:
-        if "lat" in kinds:
+    for op in ("write", "read", "send"):
+        if f"{op}_lat" in a.tests:
             for size in a.lat_sizes:
                 steps.append((op, "lat", size, []))
-        if "bw" in kinds:
+        if f"{op}_bw" in a.tests:
             steps.append((op, "bw", a.size, []))
             steps.append((op, "bw", 64, ["-t", "128"]))  # message rate
             if op != "read":  # post lists with selective signaling; perftest has -l for these
                 steps.append((op, "bw", 64, ["-t", "128", "-l", "16"]))
-    if "write" in ops and "bw" in kinds and a.sweep_iters:
+    if "write_bw" in a.tests and a.sweep_iters:
         # The wall time of a whole -a sweep, connection set-up included.
         steps.append(("write", "bw", None, ["-a", "-n", str(a.sweep_iters)]))
     return steps
@@ -284,19 +287,16 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     version.add_argument(p)
     p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--devices", help="DEV:IP,... (default: rxe0 and siw0 of the lab)")
+    common_options.add_devices(p, "rxe0 and siw0 of the lab")
     p.add_argument("--lat-iters", type=int, default=5000)
     p.add_argument("--bw-iters", type=int, default=5000)
     p.add_argument("--size", type=int, default=65536, help="bandwidth message size")
     p.add_argument("--lat-sizes", type=lambda t: [int(x) for x in t.split(",")], default=[2, 64, 4096])
-    p.add_argument("--ops", default="write,read,send", help="operations to compare")
-    p.add_argument("--kinds", default="lat,bw",
-                   help="lat, bw or both: many rounds of a few latency figures fit in the time of a few full rounds")
+    common_options.add_tests(p, TESTS)
     p.add_argument("--sweep-iters", type=int, default=200,
                    help="iterations per size of the timed write_bw -a sweep (0: no sweep)")
     p.add_argument("--ours-args", default="", help="extra options for our binaries (both sides), e.g. '--clock tsc'")
-    p.add_argument("--json", help="also write every round's figures here")
-    p.add_argument("--markdown", help="also write the medians and ratios here as a Markdown table")
+    common_options.add_out(p, "compare-perftest")
     p.add_argument("--control", action="store_true",
                    help="also run perftest a second time in every step, as a yardstick for the noise")
     p.add_argument("--shuffle", action="store_true",
@@ -308,14 +308,10 @@ def main():
         sys.exit(f"compare-perftest: --rounds wants 1 or more, not {a.rounds}")
     if a.seed is not None and not a.shuffle:
         sys.exit("compare-perftest: --seed sets the --shuffle order; add --shuffle")
-    if not a.kinds or set(a.kinds.split(",")) - {"lat", "bw"}:
-        sys.exit(f"compare-perftest: --kinds wants lat, bw or lat,bw, not {a.kinds!r}")
-
-    lab_devices = [[os.environ.get("RXE_DEV", "rxe0"), os.environ.get("RXE_IP", "10.0.2.15")],
-           [os.environ.get("SIW_DEV", "siw0"), os.environ.get("SIW_IP", "10.0.3.15")]]
-    devices = [d.split(":", 1) for d in a.devices.split(",")] if a.devices else lab_devices
-    if any(len(d) != 2 for d in devices):
-        sys.exit(f"compare-perftest: --devices wants DEV:IP,... (e.g. rxe0:10.0.2.15), not {a.devices!r}")
+    a.out = common_options.out_folder(a, "compare-perftest")
+    lab_devices = [(os.environ.get("RXE_DEV", "rxe0"), os.environ.get("RXE_IP", "10.0.2.15")),
+                   (os.environ.get("SIW_DEV", "siw0"), os.environ.get("SIW_IP", "10.0.3.15"))]
+    devices = a.devices or lab_devices
     try:
         BIN.update(paths.binaries(BINARIES, log=lambda m: print(f"compare-perftest: {m}", file=sys.stderr)))
     except paths.MissingBinary as e:
@@ -324,8 +320,10 @@ def main():
     if missing and not lab.inside():
         # The guest sees only shared folders: the tools' tree, the current
         # folder and the folders the --json and --markdown files go to.
-        sys.exit(lab.rerun_self("compare-perftest", f"no {', '.join(missing)} here", limit=3000,
-                                dirs=[os.path.dirname(os.path.abspath(f)) for f in (a.json, a.markdown) if f]))
+        # The same --out inside: a default one would be named anew there.
+        os.makedirs(a.out, exist_ok=True)
+        sys.exit(lab.rerun_self("compare-perftest", f"no {', '.join(missing)} here",
+                                sys.argv[1:] + ["--out", a.out], dirs=[a.out], limit=3000))
     if missing:
         sys.exit(f"compare-perftest: no RDMA device {', '.join(missing)} here "
                  f"(devices: {', '.join(lab.devices()) or 'none'})")
@@ -337,23 +335,37 @@ def main():
             a.seed = random.SystemRandom().randrange(1 << 31)
         print(f"compare-perftest: shuffled with --seed {a.seed}", file=sys.stderr)
         rng = random.Random(a.seed)
+    devices = [(dev, ip or address_of(dev)) for dev, ip in devices]
     results = {}
-    for dev, ip in devices:
+    started, t0 = records.utc_now(), time.monotonic()
+    for d, (dev, ip) in enumerate(devices):
         for r in range(a.rounds):
             fig = runner.round(dev, ip, ours_first=(r % 2 == 0), rng=rng)
             for tool, by_metric in fig.items():
                 for metric, v in by_metric.items():
                     results.setdefault((dev, metric), {}).setdefault(tool, {})[r] = v
-            print(f"compare-perftest: {dev} round {r + 1}/{a.rounds} done", file=sys.stderr, flush=True)
-    report(a, in_plan_order(results, a))
+            left = common_options.time_left(d * a.rounds + r + 1, len(devices) * a.rounds, time.monotonic() - t0)
+            print(f"compare-perftest: {dev} round {r + 1}/{a.rounds} done{', ' + left if left else ''}",
+                  file=sys.stderr, flush=True)
+    report(a, in_plan_order(results, a), started)
 
 
-def report(a, results):
-    """The table on stdout, and the --markdown and --json files."""
+def address_of(device):
+    """The IPv4 address of the device's netdev, to reach it by."""
+    address = device_info.ipv4_of(device_info.netdev_of(device, 1) or "")
+    if not address:
+        sys.exit(f"compare-perftest: --devices {device}: its netdev has no IPv4 address; "
+                 f"give one as {device}:ADDR")
+    return address
+
+
+def report(a, results, started_utc=None):
+    """The table on stdout, and in --out: comparison.txt (the same table),
+    comparison.md and comparison.json (every round's figures)."""
     add_post_list_gain(results)
     control = has_control(results)
-    print(f"{'device':8} {'figure':34} {'ours median [range]':>30} {'perftest median [range]':>30} "
-          f"{'ours/perftest':>14} {'ahead':>6}" + (f" {'control/perftest':>17} {'ahead':>6}" if control else ""))
+    lines = [f"{'device':8} {'figure':34} {'ours median [range]':>30} {'perftest median [range]':>30} "
+             f"{'ours/perftest':>14} {'ahead':>6}" + (f" {'control/perftest':>17} {'ahead':>6}" if control else "")]
     fmt = lambda xs: f"{statistics.median(xs):9.3f} [{min(xs):.3f}-{max(xs):.3f}] n={len(xs)}" if xs else "no figure"
     for (dev, metric), by_tool in results.items():
         o, t = values(by_tool, "ours"), values(by_tool, "perftest")
@@ -362,20 +374,27 @@ def report(a, results):
         line = f"{dev:8} {metric:34} {fmt(o):>30} {fmt(t):>30} {ratio} {f'{ahead}/{paired}':>6}"
         if control:
             line += " {:>17} {:>6}".format(*ratio_and_ahead(metric, by_tool, "control"))
-        print(line)
+        lines.append(line)
     order = "shuffled" if getattr(a, "shuffle", False) else "alternating"
-    print(f"({a.rounds} {order} rounds in one boot; latency in usec, lower is better; MB/s = 10^6 B/s "
+    lines.append(f"({a.rounds} {order} rounds in one boot; latency in usec, lower is better; MB/s = 10^6 B/s "
           f"and Mpps, higher is better; sweep wall time in s, lower is better; {a.lat_iters} latency and {a.bw_iters} bandwidth iterations; "
           f"ours with {('options ' + repr(a.ours_args)) if a.ours_args else 'its defaults'}; "
           f"ahead: the rounds in which ours beat the perftest run beside it"
           + ("; control: perftest run a second time, against its first run" if control else "")
           + (f"; --seed {a.seed}" if order == "shuffled" else "") + ")")
-    if a.markdown:
-        with open(a.markdown, "w") as f:
-            f.write(markdown_table(results))
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump([{"device": d, "figure": m, **{tool: values(v, tool) for tool in v},
-                        **{f"{tool}_rounds": sorted(v[tool]) for tool in v}}
-                       for (d, m), v in results.items()], f, indent=1)
+    print("\n".join(lines))
+    if not a.out:
+        return
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "comparison.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(a.out, "comparison.md"), "w") as f:
+        f.write(markdown_table(results))
+    with open(os.path.join(a.out, "comparison.json"), "w") as f:
+        json.dump({**records.header(), "started_utc": started_utc or records.utc_now(),
+                   "rounds": a.rounds, "tests": list(a.tests),
+                   "figures": [{"device": d, "figure": m, **{tool: values(v, tool) for tool in v},
+                                **{f"{tool}_rounds": sorted(v[tool]) for tool in v}}
+                               for (d, m), v in results.items()]}, f, indent=1)
+    print(f"compare-perftest: wrote comparison.txt, comparison.md and comparison.json in {a.out}", file=sys.stderr)
 

@@ -31,7 +31,6 @@ with more sizes, iterations and streams. --render DIR redraws the report of
 an earlier run from its results.json.
 """
 import argparse
-import datetime
 import glob
 import json
 import os
@@ -42,7 +41,7 @@ import sys
 import time
 
 from . import lab as lab_helper
-from . import pair, paths, version
+from . import common_options, pair, paths, records, version
 from .devices import command_output, ipv4_of, netdev_of, read_text
 
 PROG = "transport-shootout"
@@ -91,17 +90,6 @@ def list_devices():
     if out.returncode != 0:
         die(f"rdma_devices failed: {out.stderr.strip()}")
     return json.loads(out.stdout)["devices"]
-
-
-def parse_device_list(text):
-    """'rxe0,siw0:10.0.3.15' -> [('rxe0', None), ('siw0', '10.0.3.15')]."""
-    wanted = []
-    for item in text.split(","):
-        name, _, addr = item.strip().partition(":")
-        if not name:
-            die(f"--devices '{text}': empty device name; expected DEV[:ADDR],... e.g. rxe0,siw0")
-        wanted.append((name, addr or None))
-    return wanted
 
 
 def choose_columns(found, wanted, peer):
@@ -176,7 +164,7 @@ class Runner:
         j = self.one(binary, device, address, options + ["-s", str(size)], name,
                      ["--dump-samples", os.path.join(self.out, samples)] + (extra_client or []))
         return [{"test": test, "bytes": size, "samples_file": samples, "iterations": j["iterations"],
-                 "figures": {k: j["latency"][k] for k in ("median", "p99", "p99_9", "mean", "min", "max")},
+                 "figures": {k: j["latency"][k] for k in ("median_us", "p99_us", "p99_9_us", "mean_us", "min_us", "max_us")},
                  "result": j}]
 
 
@@ -400,8 +388,8 @@ def measure(args, out, lab):
     absent = [{"id": t, "kind": "absent", "transport": t, "status": "absent",
                "errors": [], "reason": "not present on this machine"} for t in TRANSPORTS if t not in present]
     qp_option = has_qp_option()
-    results = {"tool": PROG, "mode": "quick" if args.quick else "full", "plan": plan, "tests": sorted(tests),
-               "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+    results = {**records.header(), "tool": PROG, "mode": "quick" if args.quick else "full", "plan": plan,
+               "tests": sorted(tests),
                "context": context(args, lab), "devices_found": found,
                "columns": rdma + tcp + absent, "measurements": [],
                "multi_stream_method": "-q N (queue pairs in one run)" if qp_option else
@@ -415,8 +403,9 @@ def measure(args, out, lab):
     t0 = time.monotonic()
     for i, (col, (label, step)) in enumerate(work, 1):
         start = time.monotonic()
-        print(f"{PROG}: [{i}/{len(work)}] {col['transport']} {col['id']}: {label} ...", end="",
-              file=sys.stderr, flush=True)
+        left = common_options.time_left(i - 1, len(work), start - t0)
+        print(f"{PROG}: [{i}/{len(work)}{', ' + left if left else ''}] {col['transport']} {col['id']}: "
+              f"{label} ...", end="", file=sys.stderr, flush=True)
         try:
             for m in step(runner):
                 results["measurements"].append({"column": col["id"], **m})
@@ -426,7 +415,7 @@ def measure(args, out, lab):
             col["status"] = "failed"
             col["errors"].append(f"{col['id']} {label}: {e}")
             log(col["errors"][-1])
-    results["finished"] = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    results["finished_utc"] = records.utc_now()
     results["seconds"] = round(time.monotonic() - t0, 1)
     results["failures"] = [e for c in rdma + tcp for e in c["errors"]]
     with open(os.path.join(out, "results.json"), "w") as f:
@@ -437,24 +426,20 @@ def measure(args, out, lab):
 def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     version.add_argument(p)
-    p.add_argument("--out", help="output folder (default: ./shootout-YYYYmmdd-HHMMSS)")
+    common_options.add_out(p, "shootout")
     p.add_argument("--quick", action="store_true", help="short plan: about a minute in the lab")
-    p.add_argument("--devices", help="DEV[:ADDR],... (default: every RDMA device found)")
+    common_options.add_devices(p, "every RDMA device found")
     p.add_argument("--peer", help="run the servers on this host over ssh")
-    p.add_argument("--tests", default=",".join(TESTS), help=f"subset of {','.join(TESTS)} (default: all)")
+    common_options.add_tests(p, TESTS)
     p.add_argument("--lab", action="store_true", help="use the soft-RDMA lab even if devices exist")
     p.add_argument("--render", metavar="DIR", help="only redraw the report of DIR/results.json")
     p.add_argument("--no-render", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.render:
         sys.exit(0 if render(args.render) else 1)
-    tests = set(t.strip() for t in args.tests.split(","))
-    if not tests or not tests <= set(TESTS):
-        die(f"--tests {args.tests}: expected a comma list of {', '.join(TESTS)}")
-    args.tests = tests
-    args.devices = parse_device_list(args.devices) if args.devices else None
+    args.tests = set(args.tests)
     need_binaries()
-    out = os.path.abspath(args.out or datetime.datetime.now().strftime("shootout-%Y%m%d-%H%M%S"))
+    out = common_options.out_folder(args, "shootout")
     try:
         folder = paths.OutputFolder(out)
     except OSError as e:

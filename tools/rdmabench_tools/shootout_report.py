@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
 COLORS = {"InfiniBand": "#2ca02c", "RoCEv2": "#1f77b4", "RoCEv1": "#17becf", "iWARP": "#ff7f0e"}
 TCP_STYLES = [("#555555", "--"), ("#999999", ":"), ("#333333", "-.")]
-STAT_NAMES = {"median": "median", "p99": "P99", "p99_9": "P99.9"}
+STAT_NAMES = {"median_us": "median", "p99_us": "P99", "p99_9_us": "P99.9"}
 
 
 def fmt(v):
@@ -196,7 +196,7 @@ def plot_series(res, name, title, ylabel, points, log_y=False):
 def plot_latency(res):
     def points(c):
         test = "pingpong_lat" if c["kind"] == "tcp" else "write_lat"
-        return sorted((m["bytes"], m["figures"]["median"]) for m in res.r["measurements"]
+        return sorted((m["bytes"], m["figures"]["median_us"]) for m in res.r["measurements"]
                       if m["column"] == c["id"] and m["test"] == test)
     return plot_series(res, "latency_vs_size.png", "Median one-way latency (RDMA write; TCP ping-pong)",
                        "usec (log)", points, log_y=True)
@@ -322,7 +322,7 @@ def context_lines(res):
 
 def write_markdown(res, rows, plots):
     cols = res.columns
-    out = [f"# Transport shootout ({res.r['mode']}, {res.r['started']})", ""]
+    out = [f"# Transport shootout ({res.r['mode']}, {res.r['started_utc']})", ""]
     out += [f"- {l}" for l in context_lines(res)] + [""]
     if res.r["failures"]:
         out += ["**Failures:**", ""] + [f"- {f}" for f in res.r["failures"]] + [""]
@@ -345,7 +345,7 @@ def write_html(res, rows, plots):
            "table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:4px 8px}"
            "td.n{text-align:right;font-variant-numeric:tabular-nums}td.x{color:#999;font-style:italic}"
            "th{background:#f3f3f3}.fail{color:#b00}img{max-width:100%;margin:1em 0}.ctx{font-size:13px;color:#555}")
-    body = [f"<h1>Transport shootout</h1><p>{e(res.r['mode'])} plan, {e(res.r['started'])}</p>",
+    body = [f"<h1>Transport shootout</h1><p>{e(res.r['mode'])} plan, {e(res.r['started_utc'])}</p>",
             "<ul class=ctx>" + "".join(f"<li>{e(l)}</li>" for l in context_lines(res)) + "</ul>"]
     if res.r["failures"]:
         body.append("<ul class=fail>" + "".join(f"<li>{e(f)}</li>" for f in res.r["failures"]) + "</ul>")

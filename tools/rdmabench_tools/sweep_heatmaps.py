@@ -27,13 +27,13 @@ ANNOTATE_UP_TO = 16
 
 # The figure keys of the report (lib/sweep/report_figures.cpp): name, unit, higher is better.
 FIGURES = {
-    "bw_avg_gbits": ("bandwidth", "Gb/s", True),
-    "bw_peak_gbits": ("peak bandwidth", "Gb/s", True),
-    "msg_rate_mpps": ("message rate", "Mpps", True),
-    "lat_avg_us": ("average latency", "us", False),
-    "lat_p50_us": ("median latency", "us", False),
+    "bw_average_Gbps": ("bandwidth", "Gb/s", True),
+    "bw_peak_Gbps": ("peak bandwidth", "Gb/s", True),
+    "bw_message_rate_Mpps": ("message rate", "Mpps", True),
+    "lat_mean_us": ("average latency", "us", False),
+    "lat_median_us": ("median latency", "us", False),
     "lat_p99_us": ("p99 latency", "us", False),
-    "lat_p999_us": ("p99.9 latency", "us", False),
+    "lat_p99_9_us": ("p99.9 latency", "us", False),
     "lat_max_us": ("maximum latency", "us", False),
 }
 

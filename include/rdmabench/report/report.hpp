@@ -2,6 +2,8 @@
 /// @file
 /// Reporters: a console table with perftest's column names, and JSON Lines.
 
+#include <ctime>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,8 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual void begin(const RunContext& context) = 0;
+  /// Both sides are about to time this size (after its start barrier).
+  virtual void size_started(std::uint64_t /*bytes*/) {}
   virtual void size_done(const SizeResult& result) = 0;
   virtual void end() {}
 };
@@ -43,15 +47,18 @@ std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigur
 std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, bool header = true);
 
 /// "[13/23] 4096 bytes done" on one rewritten line, for long sweeps on a
-/// terminal; the line is cleared at the end.
-std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes);
+/// terminal, and "[1/1] 65536 bytes: timing for 60 s, until 14:02:10" while
+/// a -D size runs; the line is cleared at the end.
+/// `clock` tells the time (default: std::time), for tests.
+std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes,
+                                                 std::function<std::time_t()> clock = {});
 
 /// Forwards to several reporters.
 std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);
 
 /// The version of the pair JSON record's layout (docs/json-output.md): it
 /// grows when a field changes meaning or goes away, not when one is added.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 /// A run id as records write it: 14 hex digits; empty for none.
 std::string run_id_text(std::uint64_t run_id);
 

@@ -25,26 +25,27 @@ struct EndpointContext {
   int port = 1;                          ///< the device's port
   std::string address;                   ///< IP address of the port's netdev (RoCE, iWARP, IPoIB)
   std::string gid;                       ///< the GID the pair used, textual
-  std::optional<double> port_rate_gbits; ///< active width x speed
+  std::optional<double> port_rate_Gbps; ///< active width x speed
   std::string link_layer;                ///< "Ethernet", "InfiniBand"
   std::string firmware;                  ///< ibv_query_device fw_ver
   std::optional<int> numa_node;          ///< the NIC's NUMA node
   std::string memory;                    ///< --mem as chosen: "host", "cuda:0", ...
-  std::string gpu_relation;              ///< topology of GPU to NIC ("PIX", "SYS", ...); empty for host
+  std::string gpu_relationship;              ///< topology of GPU to NIC ("PIX", "SYS", ...); empty for host
   std::string rdma_core;                 ///< rdma-core (libibverbs) version
   std::string kernel;                    ///< uname -r
   std::optional<int> host_cpus;          ///< the host's online CPUs (ranks beyond them share CPUs)
 };
 
-/// The figures a pair's run gives; a test fills only its own.
+/// The figures a pair's run gives; a test fills only its own. Each is named
+/// as results.jsonl writes it: the pair CSV's name (figure_names.hpp).
 struct PairFigures {
-  std::optional<double> bw_avg_gbits;    ///< 10^9 bit/s
-  std::optional<double> bw_peak_gbits;
-  std::optional<double> msg_rate_mpps;   ///< 10^6 messages/s
-  std::optional<double> lat_avg_us;
-  std::optional<double> lat_p50_us;
+  std::optional<double> bw_average_Gbps;    ///< 10^9 bit/s
+  std::optional<double> bw_peak_Gbps;
+  std::optional<double> bw_message_rate_Mpps;   ///< 10^6 messages/s
+  std::optional<double> lat_mean_us;
+  std::optional<double> lat_median_us;
   std::optional<double> lat_p99_us;
-  std::optional<double> lat_p999_us;
+  std::optional<double> lat_p99_9_us;
   std::optional<double> lat_max_us;
   /// How many latency samples the percentiles rest on: a p99 of 300 is
   /// the third-worst sample, too thin to judge a pair by (the report then
@@ -52,7 +53,7 @@ struct PairFigures {
   std::optional<std::uint64_t> lat_samples;
 };
 
-/// A figure's JSON key ("bw_avg_gbits") and where PairFigures keeps it.
+/// A figure's JSON key ("bw_average_Gbps") and where PairFigures keeps it.
 struct FigureField {
   std::string_view key;
   std::optional<double> PairFigures::*member;
@@ -78,6 +79,9 @@ struct SweepRecord {
   std::string error;      ///< why no figure came; empty when measured
   double seconds = 0;     ///< the pair's wall time, connection included
   std::string started_utc;  ///< ISO 8601, when the pair started
+  /// The pair run's id, as both ends' pair JSON would carry it (14 hex
+  /// digits); empty when the pair never connected.
+  std::string run_id;
 
   bool measured() const { return error.empty(); }
 };
@@ -87,7 +91,12 @@ struct SweepRecord {
 std::string to_json_text(const EndpointContext& context);
 EndpointContext context_from_json_text(const std::string& text);
 
-/// One JSON object on one line, no trailing newline.
+/// The layout of a results.jsonl line: 2 since the figures took the names
+/// of figure_names.hpp (schema 1 had no field; --resume refuses it).
+inline constexpr int kSweepSchemaVersion = 2;
+
+/// One JSON object on one line, no trailing newline; `schema_version` and
+/// `host` (the client end's, which measured) lead it.
 std::string to_json_line(const SweepRecord& record);
 /// Throws rdmabench::Error naming the field that is missing or wrong.
 SweepRecord from_json_line(const std::string& line);

@@ -20,7 +20,7 @@ struct ReportOptions {
   /// The tests in the order the report shows them; tests the records hold
   /// that are not named here follow in the order they first appear.
   std::vector<std::string> tests_in_order;
-  /// Judged on bw_avg_gbits of the *_bw tests (Gb/s).
+  /// Judged on bw_average_Gbps of the *_bw tests (Gb/s).
   Thresholds bandwidth;
   /// Judged on lat_p99_us of the *_lat tests (us).
   Thresholds latency;

@@ -79,6 +79,6 @@ TEST_CASE("output files: a CSV appended to keeps its one header", "[options]") {
   std::ostringstream fresh, appended;
   rdmabench::make_csv_reporter(fresh)->begin(rdmabench::RunContext{});
   rdmabench::make_csv_reporter(appended, /*header=*/false)->begin(rdmabench::RunContext{});
-  CHECK_THAT(fresh.str(), Catch::StartsWith("test,role,device,"));
+  CHECK_THAT(fresh.str(), Catch::StartsWith("schema_version,run_id,started_utc,host,test,role,device,"));
   CHECK(appended.str().empty());
 }

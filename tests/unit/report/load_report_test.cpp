@@ -81,7 +81,7 @@ TEST_CASE("load: the report gives the load's line under the latency row, and a l
   console->begin(c);
   console->size_done(r);
   console->end();
-  CHECK_THAT(out.str(), Catch::Contains("\n          load: 4 x write 64 KiB QPs, 0.412 \u00b1 0.031 Gb/s "
+  CHECK_THAT(out.str(), Catch::Contains("\n#         load: 4 x write 64 KiB QPs, 0.412 \u00b1 0.031 Gb/s "
                                         "over 23 intervals\n"));
   r.load = LoadFigures{1, "read", 1000, 1.5, 0, 1};
   std::ostringstream one;

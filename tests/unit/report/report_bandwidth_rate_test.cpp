@@ -54,7 +54,7 @@ TEST_CASE("report: a paced bandwidth run prints its rate under the bandwidth row
   REQUIRE(row != std::string::npos);
   const auto next_line = text.find('\n', row + 1) + 1;
   CHECK(text.substr(next_line, text.find('\n', next_line) - next_line) ==
-        "          rate: 9.988 Gb/s of 10 Gb/s (99.88%), burst 4");
+        "#         rate: 9.988 Gb/s of 10 Gb/s (99.88%), burst 4");
 }
 
 TEST_CASE("report: an unpaced bandwidth run has no rate line", "[report]") {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <ctime>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -114,29 +116,29 @@ std::string field_ending_at(const std::string& row, std::size_t edge) {
   return row.substr(start + 1, edge - start - 1);
 }
 
-const std::string kRule(87, '-');
+const std::string kRule = "#" + std::string(86, '-');
 
 const std::string kContextBlock =
-    " Device          : rxe0, port 1\n"
-    " Transport       : RoCEv2 (link layer Ethernet)\n"
-    " GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
-    " MTU             : 1024 bytes\n"
-    " Connection      : RC queue pairs, out-of-band TCP, peer server 10.0.2.16:18515\n"
-    " Memory          : local host (registration: host), remote hugepage\n";
+    "# Device          : rxe0, port 1\n"
+    "# Transport       : RoCEv2 (link layer Ethernet)\n"
+    "# GID             : index 1, RoCEv2, ::ffff:10.0.2.15 (RoCEv2 IPv4 GID)\n"
+    "# MTU             : 1024 bytes\n"
+    "# Connection      : RC queue pairs, out-of-band TCP, peer server 10.0.2.16:18515\n"
+    "# Memory          : local host (registration: host), remote hugepage\n";
 
 }  // namespace
 
 TEST_CASE("report: console latency table, golden", "[report]") {
   const std::string expected =
       kRule + "\n" +
-      "                   RDMA Write Latency Test (rdmabench 0.1.0, client)                   \n" +
+      "#                  RDMA Write Latency Test (rdmabench 0.1.0, client)                   \n" +
       kContextBlock +
-      " Queue           : 1 QP, tx depth 1 each, max inline 220 bytes\n"
-      " Clock           : TSC, 2400 MHz\n"
-      " Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
+      "# Queue           : 1 QP, tx depth 1 each, max inline 220 bytes\n"
+      "# Clock           : TSC, 2400 MHz\n"
+      "# Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
       "counted\n" +
       kRule + "\n" +
-      "   #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+      "#  #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
       "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]    t_p90[usec]"
       "   99.99% percentile[usec]  #warmup\n"
       "        2        1000           1.11           9.99             2.22           3.33"
@@ -177,17 +179,56 @@ TEST_CASE("report: console bandwidth table, golden", "[report]") {
   by_peer.iterations = 5000;
   const std::string expected =
       kRule + "\n" +
-      "                     RDMA Write BW Test (rdmabench 0.1.0, client)                      \n" +
+      "#                     RDMA Write BW Test (rdmabench 0.1.0, client)                     \n" +
       kContextBlock +
-      " Queue           : 1 QP, tx depth 128 each, max inline 220 bytes\n"
-      " Clock           : TSC, 2400 MHz\n"
-      " Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
+      "# Queue           : 1 QP, tx depth 128 each, max inline 220 bytes\n"
+      "# Clock           : TSC, 2400 MHz\n"
+      "# Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
       kRule + "\n" +
-      "   #bytes    #iterations     BW peak[MB/sec]     BW average[MB/sec]   MsgRate[Mpps]  #warmup\n"
+      "#  #bytes    #iterations     BW peak[MB/sec]     BW average[MB/sec]   MsgRate[Mpps]  #warmup\n"
       "    65536           5000            12500.00               11250.00        0.171661      128\n"
-      "     4096           5000   (measured by the peer)\n" +
+      "#    4096           5000   (measured by the peer)\n" +
       kRule + "\n";
   CHECK(console(context(false), {bandwidth_result(), by_peer}) == expected);
+}
+
+/// Whether every whitespace-separated field of `line` is a number: a row of
+/// figures, as awk and gnuplot take it.
+bool numbers_only(const std::string& line) {
+  std::istringstream fields(line);
+  int count = 0;
+  for (std::string field; fields >> field; ++count) {
+    char* end = nullptr;
+    std::strtod(field.c_str(), &end);
+    if (end == field.c_str() || *end != '\0') return false;
+  }
+  return count > 0;
+}
+
+TEST_CASE("report: every console line but the rows of figures starts with '#'", "[report]") {
+  // The notes under a row too: histogram, CPU, delivery, validation, per-QP.
+  auto latency = latency_result(1000, 1000);
+  latency.histogram_relative_error = 0.01;
+  latency.validated = true;
+  latency.cpu_client = CpuUsage{};
+  latency.cpu_client->machine_cpus = 2;
+  auto bandwidth = bandwidth_result();
+  bandwidth.bandwidth->per_qp_mb_per_s = {5000.0, 6250.0};
+  bandwidth.delivery = Delivery{2100, 1995};
+  SizeResult by_peer;
+  by_peer.bytes = 4096;
+  by_peer.iterations = 5000;
+  const std::string text = console(context(true), {latency}) + console(context(false), {bandwidth, by_peer});
+  int rows = 0, notes = 0;
+  for (const auto& line : lines_of(text)) {
+    INFO(line);
+    REQUIRE_FALSE(line.empty());
+    if (numbers_only(line)) ++rows;
+    else if (line[0] == '#') ++notes;
+    else FAIL("neither a row of figures nor a '#' line");
+  }
+  CHECK(rows == 2);  // the latency row and the bandwidth row; "measured by the peer" is a note
+  CHECK(notes > 20);
 }
 
 TEST_CASE("report: console bandwidth in Gb/s is MB/s * 8 / 1000", "[report]") {
@@ -195,7 +236,7 @@ TEST_CASE("report: console bandwidth in Gb/s is MB/s * 8 / 1000", "[report]") {
   c.report_gbits = true;
   const auto lines = lines_of(console(c, {bandwidth_result()}));
   REQUIRE(lines.size() == 15);
-  CHECK(lines[10] == " Units           : Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s");
+  CHECK(lines[10] == "# Units           : Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s");
   const auto& header = lines[12];
   const auto& row = lines[13];
   CHECK(field_ending_at(row, right_edge(header, "BW peak[Gb/sec]")) == "100.00");
@@ -214,7 +255,7 @@ TEST_CASE("report: JSON Lines for latency", "[report]") {
   REQUIRE(lines.size() == 2);
   const auto j = nlohmann::json::parse(lines[0]);
   // What ties the record to its run, its other side and its layout.
-  CHECK(j["schema_version"] == 1);
+  CHECK(j["schema_version"] == 2);
   CHECK(j["run_id"] == "01f2e3d4c5b6a7");
   CHECK(j["started_utc"] == "2026-12-04T03:10:02Z");
   CHECK(j["host"] == "lab-guest");
@@ -225,18 +266,17 @@ TEST_CASE("report: JSON Lines for latency", "[report]") {
   CHECK(j["warmup_iterations"] == 100);
   CHECK_FALSE(j.contains("bandwidth"));
   const auto& l = j["latency"];
-  CHECK(l["unit"] == "usec");
   CHECK(l["kind"] == "one-way (round trip / 2)");
   CHECK(l["samples"] == 999);
-  CHECK(l["min"] == 1.11);
-  CHECK(l["max"] == 9.99);
-  CHECK(l["mean"] == 3.33);
-  CHECK(l["stdev"] == 4.44);
-  CHECK(l["median"] == 2.22);  // what the console calls t_typical
-  CHECK(l["p90"] == 7.77);
-  CHECK(l["p99"] == 5.55);
-  CHECK(l["p99_9"] == 6.66);
-  CHECK(l["p99_99"] == 8.88);
+  CHECK(l["min_us"] == 1.11);
+  CHECK(l["max_us"] == 9.99);
+  CHECK(l["mean_us"] == 3.33);
+  CHECK(l["stdev_us"] == 4.44);
+  CHECK(l["median_us"] == 2.22);  // what the console calls t_typical
+  CHECK(l["p90_us"] == 7.77);
+  CHECK(l["p99_us"] == 5.55);
+  CHECK(l["p99_9_us"] == 6.66);
+  CHECK(l["p99_99_us"] == 8.88);
   CHECK(nlohmann::json::parse(lines[1])["iterations"] == 20);
 }
 
@@ -353,6 +393,34 @@ TEST_CASE("report: --output prints one bare number per size, nothing for the pas
   CHECK(rate.str() == "0.171661\n");
 }
 
+namespace {
+
+/// A CSV's header and first row, cell by cell.
+std::pair<std::vector<std::string>, std::vector<std::string>> csv_of(const std::string& text) {
+  const auto cells = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+    if (!line.empty() && line.back() == ',') out.emplace_back();
+    return out;
+  };
+  std::istringstream lines(text);
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  return {cells(header), cells(row)};
+}
+
+std::map<std::string, std::string> csv_row(const std::string& text) {
+  const auto [names, values] = csv_of(text);
+  REQUIRE(names.size() == values.size());
+  std::map<std::string, std::string> row;
+  for (std::size_t i = 0; i < names.size(); ++i) row[names[i]] = values[i];
+  return row;
+}
+
+}  // namespace
+
 TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
   std::ostringstream out;
   auto csv = rdmabench::make_csv_reporter(out);
@@ -365,9 +433,60 @@ TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
   CHECK_FALSE(std::getline(lines, extra));
   const auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
   CHECK(count(header) == count(row));
-  CHECK_THAT(header, Catch::StartsWith("test,role,device,transport,bytes,iterations,warmup,lat_samples,"));
-  CHECK(row == "write_lat,client,rxe0,RoCEv2,2,1000,100,1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,");
-  CHECK_THAT(header, Catch::EndsWith(",load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals"));
+  CHECK(header ==
+        "schema_version,run_id,started_utc,host,test,role,device,transport,bytes,iterations,warmup_iterations,"
+        "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,lat_p90_us,lat_p99_us,"
+        "lat_p99_9_us,lat_p99_99_us,bw_seconds,bw_peak_MBps,bw_average_MBps,bw_average_Gbps,"
+        "bw_message_rate_Mpps,bw_server_average_MBps,bw_both_average_MBps,bw_both_message_rate_Mpps,"
+        "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals");
+  CHECK(row ==
+        "2,01f2e3d4c5b6a7,2026-12-04T03:10:02Z,lab-guest,write_lat,client,rxe0,RoCEv2,2,1000,100,"
+        "1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,,,,,");
+}
+
+TEST_CASE("report: every CSV column is the JSON record's field of the same name", "[report]") {
+  // lat_X is latency.X, bw_X bandwidth.X, bw_server_X bandwidth_server.X,
+  // bw_both_X bandwidth_both.X, load_X load.X; the rest are top-level or
+  // context fields of the same name.
+  auto c = context(false);
+  c.bidirectional = true;
+  auto r = bandwidth_result();
+  r.server_bandwidth = BandwidthFigures{0.0301, 12000.0, 10000.0, 0.152588, 4600, {}};
+  std::ostringstream out, json;
+  auto csv = rdmabench::make_csv_reporter(out);
+  csv->begin(c);
+  csv->size_done(r);
+  const auto row = csv_row(out.str());
+  const auto j = to_json(r, c);
+  const std::pair<const char*, const char*> groups[] = {
+      {"bw_server_", "bandwidth_server"}, {"bw_both_", "bandwidth_both"}, {"bw_", "bandwidth"},
+      {"lat_", "latency"}, {"load_", "load"}};
+  int compared = 0;
+  for (const auto& [name, cell] : row) {
+    if (cell.empty()) continue;
+    const nlohmann::json* field = nullptr;
+    for (const auto& [prefix, group] : groups) {
+      if (name.rfind(prefix, 0) != 0) continue;
+      const auto leaf = name.substr(std::string(prefix).size());
+      INFO(name << " as " << group << "." << leaf);
+      REQUIRE(j.contains(group));
+      REQUIRE(j[group].contains(leaf));
+      field = &j[group][leaf];
+      break;
+    }
+    if (!field) field = j.contains(name) ? &j[name] : &j["context"][name];
+    INFO(name << " = " << cell << ", JSON " << field->dump());
+    if (field->is_number())
+      CHECK(std::stod(cell) == Approx(field->get<double>()));
+    else
+      CHECK(cell == (field->is_string() ? field->get<std::string>() : field->dump()));
+    ++compared;
+  }
+  CHECK(compared == 19);
+  // -b means the same as in the JSON: bw_* is this side's direction.
+  CHECK(row.at("bw_average_MBps") == "11250");
+  CHECK(row.at("bw_server_average_MBps") == "10000");
+  CHECK(row.at("bw_both_average_MBps") == "21250");
 }
 
 TEST_CASE("report: CSV rows of a loaded latency run carry the load's figures last", "[report][load]") {
@@ -377,13 +496,16 @@ TEST_CASE("report: CSV rows of a loaded latency run carry the load's figures las
   auto r = latency_result(1000, 1000);
   r.load = rdmabench::LoadFigures{4, "send", 65536, 9.5, 0.25, 23};
   csv->size_done(r);
-  std::istringstream lines(out.str());
-  std::string header, row;
-  std::getline(lines, header);
-  std::getline(lines, row);
-  const auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), ','); };
-  CHECK(count(header) == count(row));
-  CHECK_THAT(row, Catch::EndsWith(",,,,,4,send,65536,9.5,0.25,23"));
+  const auto [header, row] = csv_of(out.str());
+  CHECK(header.size() == row.size());
+  const auto cells = csv_row(out.str());
+  CHECK(cells.at("load_queue_pairs") == "4");
+  CHECK(cells.at("load_op") == "send");
+  CHECK(cells.at("load_bytes") == "65536");
+  CHECK(cells.at("load_mean_Gbps") == "9.5");
+  CHECK(cells.at("load_stdev_Gbps") == "0.25");
+  CHECK(cells.at("load_intervals") == "23");
+  CHECK(cells.at("bw_average_MBps").empty());
 }
 
 TEST_CASE("report: the progress line counts sizes and clears itself", "[report]") {
@@ -396,6 +518,29 @@ TEST_CASE("report: the progress line counts sizes and clears itself", "[report]"
   progress->end();
   CHECK_THAT(out.str(), Catch::Contains("\r[2/2] 65536 bytes done"));
   CHECK_THAT(out.str(), Catch::EndsWith("\r"));
+}
+
+TEST_CASE("report: a -D size says how long it times and until when", "[report]") {
+  std::ostringstream out;
+  // 2026-12-04 13:00:00 local time, whatever the zone.
+  std::tm noon{};
+  noon.tm_year = 126;
+  noon.tm_mon = 11;
+  noon.tm_mday = 4;
+  noon.tm_hour = 13;
+  noon.tm_isdst = -1;
+  const std::time_t at = std::mktime(&noon);
+  auto progress = rdmabench::make_progress_reporter(out, 1, [at] { return at; });
+  auto c = context(false);
+  c.duration_s = 60;
+  progress->begin(c);
+  progress->size_started(65536);
+  CHECK(out.str() == "\r[1/1] 65536 bytes: timing for 60 s, until 13:01:00");
+  progress->size_done(bandwidth_result());
+  // The shorter line blanks the rest of the longer one.
+  CHECK_THAT(out.str(), Catch::EndsWith("\r[1/1] 65536 bytes done" + std::string(28, ' ')));
+  progress->end();
+  CHECK_THAT(out.str(), Catch::EndsWith("\r" + std::string(22, ' ') + "\r"));
 }
 
 TEST_CASE("report: console shows the CPU placement and a GPU's relationship when known", "[report]") {
@@ -457,10 +602,10 @@ TEST_CASE("report: the header says why inline is what it is, and the PCIe orderi
   c.relaxed_ordering = "relaxed ordering requested for both buffers";
   const std::string text = console(c, {bandwidth_result()});
   CHECK_THAT(text, Catch::Contains(
-                       " Queue           : 1 QP, tx depth 128 each, max inline 0 bytes (GPU memory "
+                       "# Queue           : 1 QP, tx depth 128 each, max inline 0 bytes (GPU memory "
                        "cannot be inlined)\n"));
   CHECK_THAT(text, Catch::Contains(
-                       " PCIe ordering   : relaxed ordering requested for both buffers\n"));
+                       "# PCIe ordering   : relaxed ordering requested for both buffers\n"));
 
   std::ostringstream out;
   render(*make_json_reporter(out), c, {bandwidth_result()});

@@ -28,7 +28,7 @@ sweep::SweepRecord record(std::string test, int client, int server, std::optiona
   r.client.endpoint = {client, "h" + std::to_string(client), "mlx5_0", 0};
   r.server.endpoint = {server, "h" + std::to_string(server), "mlx5_0", 0};
   if (!value) r.error = "connect timed out";
-  else if (r.test.ends_with("_bw")) r.figures.bw_avg_gbits = value;
+  else if (r.test.ends_with("_bw")) r.figures.bw_average_Gbps = value;
   else r.figures.lat_p99_us = value;
   return r;
 }

@@ -3,9 +3,11 @@
 
 #include "catch2_compat.hpp"
 
+#include <set>
 #include <sstream>
 #include <string>
 
+#include "rdmabench/report/figure_names.hpp"
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "test_helpers.hpp"
@@ -30,6 +32,7 @@ SweepRecord full_record() {
   r.figures.lat_samples = 300;
   r.seconds = 1.25;
   r.started_utc = "2026-11-30T09:00:03Z";
+  r.run_id = "07b242d1478674";
   return r;
 }
 
@@ -40,7 +43,7 @@ TEST_CASE("a sweep record survives JSON and back", "[sweep]") {
   const std::string line = to_json_line(r);
   CHECK(line.find('\n') == std::string::npos);
   CHECK(line.find("\"error\"") == std::string::npos);        // empty: left out
-  CHECK(line.find("\"bw_avg_gbits\"") == std::string::npos);  // absent: left out
+  CHECK(line.find("\"bw_average_Gbps\"") == std::string::npos);  // absent: left out
   CHECK(line.find("\"pass\":\"retest\"") != std::string::npos);
   const SweepRecord back = from_json_line(line);
   CHECK(back.test == "write_lat");
@@ -50,34 +53,62 @@ TEST_CASE("a sweep record survives JSON and back", "[sweep]") {
   CHECK(back.client.endpoint.rank == 2);
   CHECK(back.client.endpoint.rail == 1);
   CHECK(back.client.address == "10.0.0.3");
-  CHECK(back.client.port_rate_gbits == 200.0);
+  CHECK(back.client.port_rate_Gbps == 200.0);
   CHECK(back.client.numa_node == 1);
-  CHECK(back.client.gpu_relation == "PIX");
+  CHECK(back.client.gpu_relationship == "PIX");
   CHECK(back.client.kernel == "6.1.0-18-amd64");
   CHECK(back.client.host_cpus == 64);
   CHECK(back.server.endpoint.host == "host-f");
-  CHECK_FALSE(back.server.port_rate_gbits);
+  CHECK_FALSE(back.server.port_rate_Gbps);
   CHECK(back.server.firmware.empty());
   CHECK(back.size_bytes == 64);
   CHECK(back.figures.lat_p99_us == 2.875);
   CHECK(back.figures.lat_max_us == 11.5);
   CHECK(back.figures.lat_samples == 300u);
-  CHECK_FALSE(back.figures.lat_avg_us);
+  CHECK_FALSE(back.figures.lat_mean_us);
   CHECK(back.measured());
   CHECK(back.seconds == 1.25);
   CHECK(back.started_utc == r.started_utc);
+  CHECK(back.run_id == r.run_id);
+  CHECK_THAT(line, Catch::Contains(R"("schema_version":2)") && Catch::Contains(R"("host":"host-c","pass")"));
   CHECK(to_json_line(back) == line);
+}
+
+TEST_CASE("a sweep record names its figures as the pair CSV does", "[sweep][vocabulary]") {
+  namespace names = rdmabench::figure_names;
+  std::set<std::string> pair_names{names::flat(names::kLatencyPrefix, names::kLatencySamples)};
+  for (const auto& figure : names::kLatencyFigures) pair_names.insert(names::flat(names::kLatencyPrefix, figure.name));
+  for (const char* name : {names::kPeakMBps, names::kPeakGbps, names::kAverageMBps, names::kAverageGbps,
+                           names::kMessageRateMpps})
+    pair_names.insert(names::flat(names::kBandwidthPrefix, name));
+  for (const FigureField& field : figure_fields()) {
+    INFO(field.key);
+    CHECK(pair_names.count(std::string(field.key)) == 1);
+  }
+}
+
+TEST_CASE("a results.jsonl from before the figures' rename is refused, naming what to do", "[sweep]") {
+  std::string old = to_json_line(full_record());
+  old.erase(old.find(R"("schema_version":2,)"), std::string(R"("schema_version":2,)").size());
+  REQUIRE_THROWS_MATCHES(from_json_line(old), rdmabench::Error,
+                         MessageContains("no schema_version: written by an rdma_sweep before the figures' rename"));
+  REQUIRE_THROWS_MATCHES(from_json_line(old), rdmabench::Error, MessageContains("start a fresh --out folder"));
+  std::string newer = to_json_line(full_record());
+  newer.replace(newer.find(R"("schema_version":2)"), std::string(R"("schema_version":2)").size(),
+                R"("schema_version":3)");
+  REQUIRE_THROWS_MATCHES(from_json_line(newer), rdmabench::Error,
+                         MessageContains("schema_version 3 is not this rdma_sweep's (2)"));
 }
 
 TEST_CASE("a bad results.jsonl line is named with its field", "[sweep]") {
   std::string good = to_json_line(full_record());
-  std::istringstream missing(good + "\n\n" + R"({"test":"write_bw","pass":"sweep","round":0,"client":{"rank":1,"host":"a","device":"d"},"server":{"host":"b","device":"d"}})");
+  std::istringstream missing(good + "\n\n" + R"({"schema_version":2,"test":"write_bw","pass":"sweep","round":0,"client":{"rank":1,"host":"a","device":"d"},"server":{"host":"b","device":"d"}})");
   REQUIRE_THROWS_MATCHES(read_records(missing), rdmabench::Error,
                          MessageContains("results.jsonl line 3: sweep record: field 'server.rank' is missing"));
-  const std::string wrong_type = R"({"test":"write_bw","pass":"sweep","round":"two"})";
+  const std::string wrong_type = R"({"schema_version":2,"test":"write_bw","pass":"sweep","round":"two"})";
   REQUIRE_THROWS_MATCHES(from_json_line(wrong_type), rdmabench::Error,
                          MessageContains("field 'round' should be a whole number, 0 or more, not \"two\""));
-  const std::string wrong_pass = R"({"test":"write_bw","pass":"again","round":0})";
+  const std::string wrong_pass = R"({"schema_version":2,"test":"write_bw","pass":"again","round":0})";
   REQUIRE_THROWS_MATCHES(from_json_line(wrong_pass), rdmabench::Error, MessageContains("field 'pass' is 'again'"));
   std::string bad_figure = good;
   bad_figure.replace(bad_figure.find("2.875"), 5, "\"fast\"");

@@ -84,15 +84,15 @@ TEST_CASE("the recorded sweep's report: every file, the right cells, the suspect
   const auto endpoints = recorded_endpoints();
   const ReportSummary summary = write_report(dir.path, records, endpoints, recorded_options());
   CHECK(summary.failed());
-  for (const char* file : {"write_bw-bw_avg_gbits.csv", "write_bw-bw_peak_gbits.csv", "write_bw-msg_rate_mpps.csv",
-                           "write_lat-lat_avg_us.csv", "write_lat-lat_p50_us.csv", "write_lat-lat_p99_us.csv",
-                           "write_lat-lat_p999_us.csv", "write_lat-lat_max_us.csv", "report.md", "report.html",
+  for (const char* file : {"write_bw-bw_average_Gbps.csv", "write_bw-bw_peak_Gbps.csv", "write_bw-bw_message_rate_Mpps.csv",
+                           "write_lat-lat_mean_us.csv", "write_lat-lat_median_us.csv", "write_lat-lat_p99_us.csv",
+                           "write_lat-lat_p99_9_us.csv", "write_lat-lat_max_us.csv", "report.md", "report.html",
                            "failures.txt"})
     CHECK(fs::exists(dir.path / file));
-  CHECK_FALSE(fs::exists(dir.path / "write_lat-bw_avg_gbits.csv"));
+  CHECK_FALSE(fs::exists(dir.path / "write_lat-bw_average_Gbps.csv"));
 
   SECTION("CSV cells") {
-    const auto bw = csv(dir.path / "write_bw-bw_avg_gbits.csv");
+    const auto bw = csv(dir.path / "write_bw-bw_average_Gbps.csv");
     REQUIRE(bw.size() == 5);
     CHECK(bw[0] == std::vector<std::string>{"client\\server", "0:host-a:mlx5_0", "1:host-b:mlx5_0",
                                             "2:host-c:mlx5_0", "3:host-d:mlx5_0"});
@@ -150,7 +150,7 @@ TEST_CASE("the recorded sweep's report: every file, the right cells, the suspect
 
 TEST_CASE("report.html embeds the heatmap PNGs that are there", "[sweep]") {
   TempDir dir;
-  std::ofstream(dir.path / "write_bw-bw_avg_gbits.png", std::ios::binary) << "\x89PNG";
+  std::ofstream(dir.path / "write_bw-bw_average_Gbps.png", std::ios::binary) << "\x89PNG";
   write_report(dir.path, recorded(), recorded_endpoints(), recorded_options());
   const std::string html = slurp(dir.path / "report.html");
   CHECK_THAT(html, Catch::Contains("src=\"data:image/png;base64,iVBORw==\""));
@@ -160,7 +160,7 @@ TEST_CASE("each round's report replaces the last one whole: a reader holding the
           "[sweep]") {
   TempDir dir;
   write_report(dir.path, recorded(), recorded_endpoints(), recorded_options());
-  const std::vector<std::string> names{"report.md", "report.html", "write_bw-bw_avg_gbits.csv"};
+  const std::vector<std::string> names{"report.md", "report.html", "write_bw-bw_average_Gbps.csv"};
   std::vector<std::ifstream> readers;
   std::vector<std::string> before;
   for (const auto& name : names) {
@@ -194,7 +194,7 @@ TEST_CASE("a healthy sweep gives an empty failures.txt", "[sweep]") {
       r.test = "write_bw";
       r.client.endpoint = c;
       r.server.endpoint = s;
-      r.figures.bw_avg_gbits = 95.0 + 0.1 * c.rank;
+      r.figures.bw_average_Gbps = 95.0 + 0.1 * c.rank;
       records.push_back(r);
     }
   const ReportSummary summary = write_report(dir.path, records, endpoints, recorded_options());
@@ -218,7 +218,7 @@ std::vector<SweepRecord> latency_records(const std::vector<Endpoint>& endpoints,
       r.test = "write_lat";
       r.client.endpoint = c;
       r.server.endpoint = s;
-      r.figures.lat_p50_us = 1.1;
+      r.figures.lat_median_us = 1.1;
       r.figures.lat_p99_us = c.rank == 3 && s.rank == 1 ? 9.0 : 2.0 + 0.1 * c.rank;
       r.figures.lat_samples = samples;
       records.push_back(r);
@@ -260,14 +260,14 @@ TEST_CASE("a failure that its re-test does not reproduce is reported and fails n
       r.test = "write_bw";
       r.client.endpoint = c;
       r.server.endpoint = s;
-      r.figures.bw_avg_gbits = c.rank == 2 && s.rank == 3 ? 20.0 : 95.0;  // one slow pair: a link suspect
+      r.figures.bw_average_Gbps = c.rank == 2 && s.rank == 3 ? 20.0 : 95.0;  // one slow pair: a link suspect
       records.push_back(r);
     }
   SweepRecord again = records.front();
   again.pass = SweepPass::retest;
   again.client.endpoint = endpoints[2];
   again.server.endpoint = endpoints[3];
-  again.figures.bw_avg_gbits = 94.0;
+  again.figures.bw_average_Gbps = 94.0;
 
   const ReportSummary before = write_report(dir.path, records, endpoints, recorded_options());
   CHECK(before.failed());  // not re-tested: the failure stands
@@ -303,9 +303,9 @@ TEST_CASE("free text is escaped for each output: CSV quotes, Markdown pipes, HTM
   SweepRecord measured = failed;
   std::swap(measured.client, measured.server);
   measured.error.clear();
-  measured.figures.bw_avg_gbits = 90;
+  measured.figures.bw_average_Gbps = 90;
   write_report(dir.path, std::vector{failed, measured}, endpoints, {});
-  CHECK_THAT(slurp(dir.path / "write_bw-bw_avg_gbits.csv"),
+  CHECK_THAT(slurp(dir.path / "write_bw-bw_average_Gbps.csv"),
              Catch::StartsWith("client\\server,\"0:rack 1, host a:mlx5_0\",1:host-b:mlx5_0\n"
                                "\"0:rack 1, host a:mlx5_0\",,FAILED\n1:host-b:mlx5_0,90,\n"));
   const std::string md = slurp(dir.path / "report.md");

@@ -43,16 +43,16 @@ table = cp.markdown_table(results)
 check("rxe0 ahead" in table.splitlines()[0], "the Markdown table has an ahead column")
 check("| 0.045 | 0.045 | 1.00 | 1/2 |" in table, "and a row says 1 of 2 rounds: " + table.splitlines()[2])
 
-# What a run measures: --ops and --kinds choose the steps.
-plan_args = argparse.Namespace(ops="send", kinds="lat", lat_sizes=[4096], size=65536, sweep_iters=200)
-check(cp.plan(plan_args) == [("send", "lat", 4096, [])], "--kinds lat: latency steps only, no sweep")
-plan_args.ops, plan_args.kinds = "write,read", "lat,bw"
+# What a run measures: --tests chooses the steps.
+plan_args = argparse.Namespace(tests=["send_lat"], lat_sizes=[4096], size=65536, sweep_iters=200)
+check(cp.plan(plan_args) == [("send", "lat", 4096, [])], "--tests send_lat: latency steps only, no sweep")
+plan_args.tests = ["write_lat", "write_bw", "read_lat", "read_bw"]
 steps = cp.plan(plan_args)
 check(("read", "bw", 64, ["-t", "128", "-l", "16"]) not in steps and ("write", "bw", 64, ["-t", "128", "-l", "16"]) in steps,
       "post lists for write, not for read")
 check(steps[-1] == ("write", "bw", None, ["-a", "-n", "200"]), "the write sweep comes last")
-plan_args.kinds = "bw"
-check(all(kind == "bw" for _, kind, _, _ in cp.plan(plan_args)), "--kinds bw: no latency steps")
+plan_args.tests = ["write_bw", "read_bw"]
+check(all(kind == "bw" for _, kind, _, _ in cp.plan(plan_args)), "--tests write_bw,read_bw: no latency steps")
 
 # --control: perftest's second run against its first, beside ours.
 ctl = {"ours": {0: 12.0, 1: 12.0, 2: 12.0}, "perftest": {0: 10.0, 1: 10.0, 2: 10.0},
@@ -73,14 +73,14 @@ class FakeRunner(cp.Runner):
 
     def ours(self, binary, dev, ip, extra):
         self.log.append(("ours", binary, extra[1]))
-        return {"latency": {"median": 1.0, "p99": 2.0}}
+        return {"latency": {"median_us": 1.0, "p99_us": 2.0}}
 
     def theirs(self, tool, dev, ip, is_iwarp, extra):
         self.log.append(("perftest", tool, extra[1]))
         return [extra[1], 100, 1, 3, 1.1, 1.2, 0.1, 2.2, 2.5]
 
 
-shuffle_args = argparse.Namespace(ops="write,send", kinds="lat", lat_sizes=[2, 64, 4096], size=65536,
+shuffle_args = argparse.Namespace(tests=["write_lat", "send_lat"], lat_sizes=[2, 64, 4096], size=65536,
                                   sweep_iters=0, lat_iters=100, bw_iters=100, ours_args="", control=True)
 runner = FakeRunner(shuffle_args)
 rng = random.Random(1)
@@ -99,7 +99,7 @@ runner.round("siw0", "10.0.3.15", True, None)
 check([t for t, _, _ in runner.log] == ["ours", "perftest"] * 6, "without --shuffle, the fixed order and no control")
 
 # The report keeps the plan's order of figures whatever order the rounds ran in.
-order_args = argparse.Namespace(ops="write,send", kinds="lat,bw", lat_sizes=[64], size=65536, sweep_iters=200)
+order_args = argparse.Namespace(tests=["write_lat", "write_bw", "send_lat", "send_bw"], lat_sizes=[64], size=65536, sweep_iters=200)
 names = cp.figure_names(order_args)
 check(names[:2] == ["write_lat 64B median", "write_lat 64B p99"] and names[-1] == "write_bw -a -n 200 wall s"
       and "send_bw 64B -l 16 Mpps" in names and "write_bw 65536B MB/s" in names,
@@ -113,16 +113,20 @@ check(list(cp.in_plan_order(shuffled, order_args)) ==
 
 # The whole report, as main() gives it after the rounds.
 with tempfile.TemporaryDirectory() as tmp:
-    args = argparse.Namespace(rounds=2, lat_iters=5000, bw_iters=5000, ours_args="",
-                              markdown=os.path.join(tmp, "t.md"), json=os.path.join(tmp, "t.json"))
+    args = argparse.Namespace(rounds=2, lat_iters=5000, bw_iters=5000, ours_args="", tests=["send_lat"],
+                              out=os.path.join(tmp, "out"))
     printed = io.StringIO()
     results = {("siw0", "send_lat 64B p99"): {"ours": {0: 10.0, 2: 30.0}, "perftest": {0: 12.0, 1: 20.0}}}
     with contextlib.redirect_stdout(printed):
         cp.report(args, results)
     row = next((line for line in printed.getvalue().splitlines() if line.startswith("siw0")), "")
     check(row.split()[-2:] == ["1.250", "1/1"], "the printed row has the ratio and the rounds ahead: " + row)
-    check("| 20 | 16 | 1.25 | 1/1 |" in open(args.markdown).read(), "the Markdown file too")
-    saved = json.load(open(args.json))[0]
+    check("| 20 | 16 | 1.25 | 1/1 |" in open(os.path.join(args.out, "comparison.md")).read(), "the Markdown file too")
+    check(row in open(os.path.join(args.out, "comparison.txt")).read(), "and the table as printed")
+    document = json.load(open(os.path.join(args.out, "comparison.json")))
+    check(document["schema_version"] == 2 and document["started_utc"].endswith("Z") and document["host"],
+          "the JSON leads with schema_version, started_utc and host")
+    saved = document["figures"][0]
     check(saved["ours"] == [10.0, 30.0] and saved["ours_rounds"] == [0, 2] and saved["perftest_rounds"] == [0, 1],
           "the JSON keeps each figure's rounds: " + json.dumps(saved))
 

@@ -20,7 +20,7 @@ MATRIX = ("client\\server,0:host-a:mlx5_0,1:host-b:mlx5_0,2:host-c:mlx5_0\n"
           "2:host-c:mlx5_0,95.4,41.2,\n")
 
 with tempfile.TemporaryDirectory() as out:
-    bw = os.path.join(out, "write_bw-bw_avg_gbits.csv")
+    bw = os.path.join(out, "write_bw-bw_average_Gbps.csv")
     with open(bw, "w") as f:
         f.write(MATRIX)
     with open(os.path.join(out, "write_lat-lat_p99_us.csv"), "w") as f:
@@ -54,7 +54,7 @@ with tempfile.TemporaryDirectory() as out:
     else:
         sys.modules["matplotlib"] = saved
     check(status == 0 and "matplotlib is not installed" in said.getvalue(), f"no matplotlib: {said.getvalue()!r}")
-    check(not os.path.exists(os.path.join(out, "write_bw-bw_avg_gbits.png")), "and no PNG")
+    check(not os.path.exists(os.path.join(out, "write_bw-bw_average_Gbps.png")), "and no PNG")
     check(hm.main([os.path.join(out, "absent")]) == 2, "a folder that is not there is refused")
 
     try:
@@ -67,7 +67,7 @@ with tempfile.TemporaryDirectory() as out:
         with contextlib.redirect_stdout(io.StringIO()):
             status = hm.main([out])
         check(status == 0, "draws with matplotlib")
-        for name in ("write_bw-bw_avg_gbits.png", "write_lat-lat_p99_us.png"):
+        for name in ("write_bw-bw_average_Gbps.png", "write_lat-lat_p99_us.png"):
             png = os.path.join(out, name)
             with open(png, "rb") as f:
                 check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is a PNG")

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "csv_cells.hpp"
 #include "lab.hpp"
 #include "rdmabench/stats/stats.hpp"
 
@@ -286,14 +287,7 @@ TEST_CASE("output and csv give scripts bare numbers and rows", "[sanitizer][lab]
   REQUIRE(std::getline(rows, header));
   REQUIRE(std::getline(rows, row));
   // Read by the header's names, as a script would (docs/json-output.md).
-  const auto cells = [](const std::string& line) {
-    std::vector<std::string> split;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) split.push_back(cell);
-    if (!line.empty() && line.back() == ',') split.emplace_back();
-    return split;
-  };
-  const auto names = cells(header), values = cells(row);
+  const auto names = csv_cells(header), values = csv_cells(row);
   REQUIRE(names.size() == values.size());
   std::map<std::string, std::string> column;
   for (std::size_t i = 0; i < names.size(); ++i) column[names[i]] = values[i];

@@ -3,6 +3,7 @@
 // figure and the context; the samples file is one value a line.
 
 #include "catch2_compat.hpp"
+#include "csv_cells.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -397,18 +398,11 @@ namespace {
 
 /// A CSV's header and first row, cell by cell.
 std::pair<std::vector<std::string>, std::vector<std::string>> csv_of(const std::string& text) {
-  const auto cells = [](const std::string& line) {
-    std::vector<std::string> out;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
-    if (!line.empty() && line.back() == ',') out.emplace_back();
-    return out;
-  };
   std::istringstream lines(text);
   std::string header, row;
   std::getline(lines, header);
   std::getline(lines, row);
-  return {cells(header), cells(row)};
+  return {csv_cells(header), csv_cells(row)};
 }
 
 std::map<std::string, std::string> csv_row(const std::string& text) {

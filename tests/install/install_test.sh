@@ -243,7 +243,15 @@ elif "$cpack" -G RPM -B "$tmp/rpm" --config "$build/CPackConfig.cmake" >"$tmp/cp
       grep -qx "$owned" <<<"$files" && fail "$name.rpm claims $owned"
     done
     ok "$name.rpm Requires: $requires"
-    (cd "$tmp/rpm-all" && rpm2cpio "$rpm_file" | cpio -idm --quiet) || fail "rpm2cpio $rpm_file failed"
+    # Through a file, not a pipe: cpio stops reading at the archive's
+    # trailer, and under pipefail rpm2cpio's write of the padding after it
+    # then fails with EPIPE now and then (a CI run on Debian 13 failed so,
+    # with no message from either tool).
+    if ! rpm2cpio "$rpm_file" >"$tmp/payload.cpio" 2>"$tmp/rpm2cpio.err"; then
+      fail "rpm2cpio $rpm_file failed: $(cat "$tmp/rpm2cpio.err")"
+    elif ! (cd "$tmp/rpm-all" && cpio -idm --quiet <"$tmp/payload.cpio") 2>"$tmp/cpio.err"; then
+      fail "cpio could not unpack $rpm_file's payload: $(cat "$tmp/cpio.err")"
+    fi
   done
   check_root "rpm2cpio" "$tmp/rpm-all/usr" "${node_programs[@]}" "${sweep_programs[@]}"
   check_no_tree_paths "rpm2cpio" "$tmp/rpm-all"

@@ -18,7 +18,7 @@ set(RDMABENCH_PACKAGE_MAINTAINER "rdmabench developers (unofficial build)"
 
 # The docs a user reads next to the binaries, and the licence.
 file(GLOB RDMABENCH_DOCS CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJECT_SOURCE_DIR}/docs/*.png)
+     ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJECT_SOURCE_DIR}/docs/*.png ${PROJECT_SOURCE_DIR}/docs/*.json)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${RDMABENCH_DOCS}
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT node)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/LICENSES DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT node)

@@ -78,8 +78,9 @@ def main():
     check(cols["nosuch0"]["status"] == "failed", "nosuch0 failed")
     check(cols["InfiniBand"]["status"] == "absent", "InfiniBand is an absent column")
     check(any(c["kind"] == "tcp" for c in cols.values()), "a TCP column")
-    check(results["schema_version"] == 2 and results["started_utc"].endswith("Z") and results["host"],
-          "results lead with schema_version, started_utc (ISO 8601 UTC) and host, as the pair JSON")
+    check(results["schema_version"] == 2 and results["started_utc"].endswith("Z") and results["host"]
+          and re.fullmatch(r"[0-9a-f]{14}", results.get("run_id", "")),
+          "results lead with schema_version, run_id, started_utc (ISO 8601 UTC) and host, as the pair JSON")
     for key in ("kernel", "rdma_core"):
         check(bool(results["context"].get(key)), f"context has {key}")
     check(all("gid" in cols[d]["port_info"] and cols[d]["port_info"]["active_mtu_bytes"] > 0 for d in (RXE, SIW)),

@@ -4,6 +4,7 @@
 
 #include "catch2_compat.hpp"
 #include "csv_cells.hpp"
+#include "schema_samples.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -609,4 +610,30 @@ TEST_CASE("report: the header says why inline is what it is, and the PCIe orderi
   CHECK(j["memory"]["relaxed_ordering"]["local_buffer"] == true);
   CHECK(j["memory"]["relaxed_ordering"]["exposed_buffer"] == false);
   CHECK(j["memory"]["relaxed_ordering"]["reason"] == "relaxed ordering requested for both buffers");
+}
+
+TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
+  // Latency (with a load beside it), bandwidth, and -b with the server's
+  // direction: every group the pair JSON and CSV writers can emit.
+  auto latency = latency_result(1000, 1000);
+  latency.load = rdmabench::LoadFigures{4, "send", 65536, 9.5, 0.25, 23};
+  auto both_ways = context(false);
+  both_ways.bidirectional = true;
+  auto bidirectional = bandwidth_result();
+  bidirectional.server_bandwidth = BandwidthFigures{0.0301, 12000.0, 10000.0, 0.152588, 4600, {}};
+  auto json = rdmabench::test::schema_sample_file("pair.jsonl");
+  auto csv_file = rdmabench::test::schema_sample_file("pair.csv");
+  const std::pair<RunContext, SizeResult> runs[] = {
+      {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional}};
+  bool header = true;
+  for (const auto& [c, r] : runs) {
+    std::ostringstream lines, rows;
+    render(*make_json_reporter(lines), c, {r});
+    render(*rdmabench::make_csv_reporter(rows, header), c, {r});
+    json << lines.str();
+    csv_file << rows.str();
+    header = false;
+  }
+  CHECK(json.good());
+  CHECK(csv_file.good());
 }

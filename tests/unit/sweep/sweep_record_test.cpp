@@ -10,6 +10,7 @@
 #include "rdmabench/report/figure_names.hpp"
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "schema_samples.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench::sweep;
@@ -142,4 +143,16 @@ TEST_CASE("a results.jsonl whose last line was cut short keeps its good records 
   REQUIRE_THROWS_MATCHES(read_records(middle, &dropped), rdmabench::Error, MessageContains("results.jsonl line 2"));
   std::istringstream strict(good + "\n" + torn);
   REQUIRE_THROWS_MATCHES(read_records(strict), rdmabench::Error, MessageContains("results.jsonl line 2"));
+}
+
+TEST_CASE("sweep records, a measured and a failed one, for the schema check", "[.schema-samples]") {
+  auto out = rdmabench::test::schema_sample_file("sweep.jsonl");
+  SweepRecord failed = full_record();
+  failed.test = "write_bw";
+  failed.pass = SweepPass::sweep;
+  failed.figures = {};
+  failed.error = "the server's rank stopped answering";
+  failed.run_id.clear();  // never connected: no run, so no id (pair_run.cpp)
+  out << to_json_line(full_record()) << '\n' << to_json_line(failed) << '\n';
+  CHECK(out.good());
 }

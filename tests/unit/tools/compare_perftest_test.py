@@ -9,6 +9,7 @@ import collections
 import contextlib
 import io
 import json
+import re
 import os
 import random
 import tempfile
@@ -124,8 +125,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("| 20 | 16 | 1.25 | 1/1 |" in open(os.path.join(args.out, "comparison.md")).read(), "the Markdown file too")
     check(row in open(os.path.join(args.out, "comparison.txt")).read(), "and the table as printed")
     document = json.load(open(os.path.join(args.out, "comparison.json")))
-    check(document["schema_version"] == 2 and document["started_utc"].endswith("Z") and document["host"],
-          "the JSON leads with schema_version, started_utc and host")
+    check(document["schema_version"] == 2 and document["started_utc"].endswith("Z") and document["host"]
+          and re.fullmatch(r"[0-9a-f]{14}", document.get("run_id", "")),
+          "the JSON leads with schema_version, run_id, started_utc and host")
     saved = document["figures"][0]
     check(saved["ours"] == [10.0, 30.0] and saved["ours_rounds"] == [0, 2] and saved["perftest_rounds"] == [0, 1],
           "the JSON keeps each figure's rounds: " + json.dumps(saved))

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 
 #include "rdmabench/verbs/error.hpp"
 #include "control/access_flags.hpp"
@@ -60,17 +61,33 @@ void plan_depths(ConnectionPlan& plan, const TestSpec& spec, const PortAttribute
                       limits.max_qp_wr, port.device));
 }
 
+/// 131073 as "131,073": the counts in these messages run to eight digits.
+std::string digits_grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (auto at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
+}
+
 /// Every QP's completions share two CQs, which must hold all of them.
 void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits) {
   const std::uint64_t qps = plan.queue_pairs;
+  require(qps <= static_cast<std::uint64_t>(limits.max_qp),
+          fmt::format("-q/--qp {} exceeds the {} QPs {} allows", qps,
+                      digits_grouped(static_cast<std::uint64_t>(limits.max_qp)), port.device),
+          "lower -q");
   plan.send_cq_entries = qps * plan.send_queue_depth + 1;
   plan.receive_cq_entries = qps * plan.receive_queue_depth + 1;
-  const std::uint64_t needed = std::max(plan.send_cq_entries, plan.receive_cq_entries);
-  require(qps <= static_cast<std::uint64_t>(limits.max_qp) && needed <= static_cast<std::uint64_t>(limits.max_cqe),
-          fmt::format("-q/--qp {} with these queue depths needs {} completion entries; {} allows "
-                      "{} QPs and {} entries per CQ",
-                      qps, needed, port.device, limits.max_qp, limits.max_cqe),
-          "lower -q, -t or -r");
+  // Name the depth that decides, as the user gave it: -t for the send CQ,
+  // -r for the receive CQ.
+  const bool sends_decide = plan.send_cq_entries >= plan.receive_cq_entries;
+  const std::uint64_t needed = sends_decide ? plan.send_cq_entries : plan.receive_cq_entries;
+  require(needed <= static_cast<std::uint64_t>(limits.max_cqe),
+          fmt::format("-q/--qp {} with {} {} needs {} completion entries in one CQ (QPs x depth + 1); {} "
+                      "allows {}",
+                      qps, sends_decide ? "-t/--tx-depth" : "-r/--rx-depth",
+                      sends_decide ? plan.send_queue_depth : plan.receive_queue_depth, digits_grouped(needed),
+                      port.device, digits_grouped(static_cast<std::uint64_t>(limits.max_cqe))),
+          sends_decide ? "lower -q or -t" : "lower -q or -r");
 }
 
 }  // namespace

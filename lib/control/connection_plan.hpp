@@ -12,8 +12,8 @@ namespace rdmabench::detail {
 /// The plan for `spec` on `port` (device name for messages, transport for
 /// the receive depth and access flags) within `limits`. Throws an Error
 /// naming the option and the limit when the device cannot carry the test
-/// ("-q/--qp 1024 with these queue depths needs 131,073 completion
-/// entries; rxe0 allows 32,767"). `memory_cpu_readable`: false for GPU
+/// ("-q/--qp 1024 with -t/--tx-depth 128 needs 131,073 completion entries
+/// in one CQ (QPs x depth + 1); rxe0 allows 32,767"). `memory_cpu_readable`: false for GPU
 /// memory, which is never inlined.
 ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, const PortAttributes& port,
                                const Transport& transport, const DeviceLimits& limits,

@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 #include <thread>
 #include <vector>
 
@@ -29,6 +28,7 @@
 #include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
 #include "control/connection_plan.hpp"
+#include "control/hello_arrival.hpp"
 #include "control/session_internal.hpp"
 #include "control/inline_size.hpp"
 #include "control/notice_limiter.hpp"
@@ -133,13 +133,6 @@ Transport transport_for(const PortAttributes& port, const SideConfig& config, co
   return resolve_transport(port, std::nullopt, family_of(client_host));
 }
 
-/// A run's id: random, nonzero, below 2^53 (TestSpec::run_id).
-std::uint64_t new_run_id() {
-  std::random_device entropy;
-  const std::uint64_t bits = (std::uint64_t{entropy()} << 32) ^ entropy();
-  return bits % kMaxRunId + 1;
-}
-
 /// What a client is told while the server runs for `running_for`.
 std::string busy_message(const std::string& running_for) {
   return fmt::format("the server is busy with a run for {}; try again when it has finished", running_for);
@@ -217,9 +210,11 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
   Context context;
   PortAttributes port;
   Transport transport;
-  if (spec.connect == ConnectMethod::tcp_exchange) {
+  if (spec.connect == ConnectMethod::tcp_exchange || !config.device.empty()) {
     // Open the device before contacting the server so that a wrong -d, -i or
-    // -x fails here, and so that iWARP can switch to rdma_cm in the hello.
+    // -x fails here, so that iWARP can switch to rdma_cm in the hello, and
+    // so that a run this device cannot carry is refused by name here (with
+    // -R only when -d names it: otherwise rdma_cm picks the device by route).
     context = open_device(config.device);
     port = query_port(context.get(), config.port);
     transport = resolve_transport(port, config.gid_index, family_of(config.server));
@@ -258,6 +253,9 @@ struct Server::Impl {
   TestSpec spec;
   Notice notice;
   Context context;  ///< opened by name for the exchange method
+  /// -R with -d: the named device, kept open only to screen hellos against
+  /// (rdma_cm opens its own for each run).
+  Context named_device;
   PortAttributes port;
   Transport transport;
   std::unique_ptr<MemoryProvider> memory;  ///< made before listening; the session takes it
@@ -332,8 +330,8 @@ struct Server::Impl {
     waiting.erase(silent, waiting.end());
   }
 
-  /// The next control connection that has begun its hello; silent ones
-  /// are accepted meanwhile and wait (drop_silent).
+  /// The next control connection whose hello has arrived whole; silent
+  /// and trickling ones are accepted meanwhile and wait (drop_silent).
   ControlChannel next_speaking_client() {
     for (;;) {
       const auto now = std::chrono::steady_clock::now();
@@ -349,7 +347,8 @@ struct Server::Impl {
       if (n < 0 && errno != EINTR) throw_system_error("poll (waiting for clients)", errno);
       if (n <= 0) continue;
       for (std::size_t i = 1; i < fds.size(); ++i) {
-        if (!fds[i].revents) continue;
+        // A hello begun but not whole (a trickle) waits on, as a silent one.
+        if (!fds[i].revents || !first_frame_arrived(fds[i].fd)) continue;
         ControlChannel speaking = std::move(waiting[i - 1].channel);
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i - 1));
         return speaking;
@@ -404,9 +403,11 @@ struct Server::Impl {
   /// The device this server will run on, before any client's run: the one
   /// it opened (the exchange method, or -R with -d), else the one rdma_cm
   /// bound the listener to (-R with --bind); null when rdma_cm decides per
-  /// connection.
+  /// connection (-R with neither): then a run the device cannot carry fails
+  /// after the hello, the client is told why, and the server serves on.
   ibv_context* screening_device() const {
     if (context) return context.get();
+    if (named_device) return named_device.get();
     return cm_listener ? cm_listener->verbs : nullptr;
   }
 
@@ -416,9 +417,10 @@ struct Server::Impl {
   void screen_against_device(const TestSpec& adopted) const {
     ibv_context* device = screening_device();
     if (!device) return;
-    const PortAttributes device_port = context ? port : query_port(device, cm_listener->port_num);
+    const bool named = context || named_device;  // port and transport were resolved for it
+    const PortAttributes device_port = named ? port : query_port(device, cm_listener->port_num);
     const Transport device_transport =
-        context ? transport : resolve_transport(device_port, std::nullopt, AddressFamily::ipv4);
+        named ? transport : resolve_transport(device_port, std::nullopt, AddressFamily::ipv4);
     check_sizes_fit(adopted, device_port);
     check_datagram_sizes(adopted, config.qp.mtu_bytes.value_or(device_port.active_mtu_bytes), device_port.device);
     check_device_can_run(adopted, device);
@@ -503,7 +505,8 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
-    if (m.spec.connect == ConnectMethod::rdma_cm) m.context.reset();  // rdma_cm brings its own
+    if (m.spec.connect == ConnectMethod::rdma_cm)
+      m.named_device = std::move(m.context);  // rdma_cm brings its own
   }
   if (m.config.listen_for_control) m.listener.emplace(m.config.tcp_port, m.config.timeout, m.config.bind_address);
   if (m.spec.connect == ConnectMethod::rdma_cm) m.listen_for_cm();
@@ -548,12 +551,18 @@ std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, c
   if (!adopted) return std::nullopt;
   control->send(wire::Barrier{kAcceptedBarrier});
 
-  // The device goes to the session; a later client's run opens it again.
-  if (!context && runs_on_opened_device()) {
-    context = open_device(config.device);
-    port = query_port(context.get(), config.port);
+  std::unique_ptr<MemoryProvider> session_memory;
+  try {
+    // The device goes to the session; a later client's run opens it again.
+    if (!context && runs_on_opened_device()) {
+      context = open_device(config.device);
+      port = query_port(context.get(), config.port);
+    }
+    session_memory = memory ? std::move(memory) : prepare_memory(config.memory, *adopted);
+  } catch (const Error& e) {
+    control->try_abort(e.what());  // accepted: the client hears why its run ends
+    throw;
   }
-  auto session_memory = memory ? std::move(memory) : prepare_memory(config.memory, *adopted);
   Session s(Role::server, std::move(control), std::move(*adopted), config.timeout, std::move(session_memory));
   connect_queues(s, [&] {
     if (s.spec.connect == ConnectMethod::rdma_cm)

@@ -3,8 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <random>
 
 namespace rdmabench {
+
+std::uint64_t new_run_id() {
+  std::random_device entropy;
+  const std::uint64_t bits = (std::uint64_t{entropy()} << 32) ^ entropy();
+  return bits % kMaxRunId + 1;
+}
 
 std::string test_name(const TestSpec& spec) {
   std::string name = spec.operation == Operation::read     ? "read"

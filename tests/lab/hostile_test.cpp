@@ -3,6 +3,7 @@
 // listen on, a run too big for memory. Each is refused with a message that
 // names what was wrong, and a server goes on serving.
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,8 +23,12 @@ namespace {
 
 /// The server still serves: a correct client of `binary` runs, and then the
 /// server exits 0 as after any completed run.
-void expect_served(const std::string& binary, const Device& d, int port, Process& server) {
-  Process client({bin(binary), "-d", d.name, "-p", std::to_string(port), "-n", "100", d.address});
+void expect_served(const std::string& binary, const Device& d, int port, Process& server,
+                   const std::vector<std::string>& options = {}) {
+  std::vector<std::string> argv{bin(binary), "-d", d.name, "-p", std::to_string(port), "-n", "100"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(d.address);
+  Process client(argv);
   INFO("client: " << client.describe());
   CHECK(client.wait_for(60s) == 0);
   CHECK(server.wait_for(10s) == 0);
@@ -82,19 +87,26 @@ TEST_CASE("hostile hellos are refused naming the field, and the server then serv
 TEST_CASE("a hello within range that this device cannot carry is refused naming the limit and the server serves on",
           "[sanitizer][lab][hostile]") {
   const auto d = roce();
+  // The attribute exchange, and rdma_cm (-R), where the server screens
+  // against the device -d named although rdma_cm opens its own per run.
+  const bool rdma_cm = GENERATE(false, true);
+  const std::vector<std::string> method = rdma_cm ? std::vector<std::string>{"-R"} : std::vector<std::string>{};
   const int port = free_port_pair();
-  auto server = start_server({bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)});
+  std::vector<std::string> argv{bin("rdma_write_bw"), "-d", d.name, "-p", std::to_string(port)};
+  argv.insert(argv.end(), method.begin(), method.end());
+  auto server = start_server(argv);
   INFO("server: " << server->describe());
   // In range for any command line, beyond the device: 1024 QPs of 65536
   // sends need about 67 million CQ entries in one CQ.
-  const std::string answer = answer_to_hello(port, hostile([](rdmabench::TestSpec& s) {
+  const std::string answer = answer_to_hello(port, hostile([&](rdmabench::TestSpec& s) {
     s.queue_pairs = 1024;
     s.tx_depth = 65536;
+    if (rdma_cm) s.connect = rdmabench::ConnectMethod::rdma_cm;
   }));
-  CHECK_THAT(answer, Catch::Contains("server side: -q/--qp 1024 with these queue depths needs 67108865 completion entries; " +
-                                     d.name + " allows"));
+  CHECK_THAT(answer, Catch::Contains("server side: -q/--qp 1024 with -t/--tx-depth 65536 needs 67,108,865 completion "
+                                     "entries in one CQ (QPs x depth + 1); " + d.name + " allows"));
   CHECK(server->running());
-  expect_served("rdma_write_bw", d, port, *server);
+  expect_served("rdma_write_bw", d, port, *server, method);
 }
 
 TEST_CASE("a client that leaves after its hello was accepted ends only its own run", "[sanitizer][lab][hostile]") {
@@ -112,13 +124,19 @@ TEST_CASE("a client that leaves after its hello was accepted ends only its own r
 
 TEST_CASE("a client whose queues its own device cannot hold says so before connecting", "[sanitizer][lab][hostile]") {
   const auto d = roce();
-  Process client({bin("rdma_write_bw"), "-d", d.name, "-q", "1024", "-t", "65536", "-p",
-                  std::to_string(free_port_pair()), "127.0.0.1"});
+  // With -R too: the device -d names is checked before rdma_cm is asked.
+  const bool rdma_cm = GENERATE(false, true);
+  std::vector<std::string> argv{bin("rdma_write_bw"), "-d", d.name, "-q", "1024", "-t", "65536", "-p",
+                                std::to_string(free_port_pair())};
+  if (rdma_cm) argv.push_back("-R");
+  argv.push_back("127.0.0.1");
+  Process client(argv);
   INFO("client: " << client.describe());
   CHECK(client.wait_for(20s) == 1);
-  CHECK_THAT(client.err(), Catch::Contains("-q/--qp 1024 with these queue depths needs 67108865 completion entries; " +
-                                           d.name + " allows"));
+  CHECK_THAT(client.err(), Catch::Contains("-q/--qp 1024 with -t/--tx-depth 65536 needs 67,108,865 completion "
+                                           "entries in one CQ (QPs x depth + 1); " + d.name + " allows"));
   CHECK_THAT(client.err(), !Catch::Contains("cannot reach server"));
+  CHECK_THAT(client.err(), !Catch::Contains("rdma_resolve"));
 }
 
 TEST_CASE("a client that connects and says nothing is turned away after the hello deadline",
@@ -135,6 +153,10 @@ TEST_CASE("a client that connects and says nothing is turned away after the hell
 
 TEST_CASE("silent connections ahead of a client do not keep it out", "[sanitizer][lab][hostile]") {
   const auto d = roce();
+  // Silent, or trickling: one byte of a hello and then nothing (a blocking
+  // read of the rest held the server for the hello deadline each time).
+  const bool trickle = GENERATE(false, true);
+  INFO((trickle ? "one byte each" : "silent"));
   const int port = free_port_pair();
   auto server = start_server({bin("rdma_write_lat"), "-d", d.name, "-p", std::to_string(port)});
   INFO("server: " << server->describe());
@@ -142,7 +164,10 @@ TEST_CASE("silent connections ahead of a client do not keep it out", "[sanitizer
   // after the other, their 3 s deadlines kept it waiting 15 s, past its
   // default --timeout (10 s).
   std::vector<int> silent;
-  for (int i = 0; i < 5; ++i) silent.push_back(connect_loopback(port));
+  for (int i = 0; i < 5; ++i) {
+    silent.push_back(connect_loopback(port));
+    if (trickle) REQUIRE(::send(silent.back(), "R", 1, MSG_NOSIGNAL) == 1);
+  }
   expect_served("rdma_write_lat", d, port, *server);
   for (const int fd : silent) ::close(fd);
 }

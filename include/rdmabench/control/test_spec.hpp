@@ -118,10 +118,15 @@ bool writes_with_immediate(const TestSpec& spec);
 /// flight: open-loop send and write latency (loops/open_loop_echo.cpp).
 bool server_echoes(const TestSpec& spec);
 
+/// A run's id (TestSpec::run_id) fits a JSON number exactly: below 2^53.
+inline constexpr std::uint64_t kMaxRunId = (std::uint64_t{1} << 53) - 1;
+
+/// A new run's id: random, nonzero, at most kMaxRunId.
+std::uint64_t new_run_id();
+
 /// Bandwidth loops signal one completion in this many work requests:
 /// cq_mod (-Q), or by default 3/4 of the queue, at most 100, and at least
 /// one per kMaxBytesPerSignal.
-inline constexpr std::uint64_t kMaxRunId = (std::uint64_t{1} << 53) - 1;
 inline constexpr std::uint64_t kMaxBytesPerSignal = 64u << 10;
 
 /// Messages of `bytes` per signaled completion in bandwidth loops.

@@ -95,8 +95,19 @@ TEST_CASE("connection plan: a test the device cannot carry names the option and 
   spec.tx_depth = 128;
   spec.rx_depth = 128;
   REQUIRE_THROWS_MATCHES(plan_for_test(spec), Error,
-                         MessageContains("-q/--qp 1024 with these queue depths needs 131073 completion "
-                                         "entries; rxe0 allows 131072 QPs and 32767 entries per CQ"));
+                         MessageContains("-q/--qp 1024 with -t/--tx-depth 128 needs 131,073 completion entries in "
+                                         "one CQ (QPs x depth + 1); rxe0 allows 32,767"));
+  auto many = plan_spec_of(Operation::write, Measurement::bandwidth);
+  many.queue_pairs = 131073;
+  many.tx_depth = 1;
+  REQUIRE_THROWS_MATCHES(plan_for_test(many), Error,
+                         MessageContains("-q/--qp 131073 exceeds the 131,072 QPs rxe0 allows"));
+  auto deep_receives = plan_spec_of(Operation::send, Measurement::bandwidth);
+  deep_receives.queue_pairs = 4;
+  deep_receives.tx_depth = 16;
+  deep_receives.rx_depth = 16384;
+  REQUIRE_THROWS_MATCHES(plan_for_test(deep_receives), Error,
+                         MessageContains("-q/--qp 4 with -r/--rx-depth 16384 needs 65,537 completion entries"));
   auto deep = plan_spec_of(Operation::write, Measurement::bandwidth);
   DeviceLimits small = rxe_limits();
   small.max_qp_wr = 100;

@@ -6,12 +6,14 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/options.hpp"
 #include "sweep/coordination.hpp"
+#include "sweep/join_watchdog.hpp"
 #include "sweep/rank_setup.hpp"
 #include "sweep/sweep_options.hpp"
 #include "rdmabench/version.hpp"
@@ -141,8 +143,18 @@ int main(int argc, char** argv) {
   int provided = 0;
   // Each pair's session has a heartbeat thread, and an incast root runs
   // several pairs at once: MPI is called from several threads.
+  const double join_limit = join_limit_seconds(argc, argv);
+  JoinWatchdog watchdog(join_limit, [join_limit] {
+    std::cerr << fmt::format(
+        "rdma_sweep: error: this rank could not join the job within {:.0f} s (--timeout + "
+        "30 s): another rank is stopped or stuck before it joined; ending this rank\n",
+        join_limit);
+    std::cerr.flush();
+    std::_Exit(3);
+  });
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   World world = join_world();
+  watchdog.disarm();
   if (provided < MPI_THREAD_MULTIPLE) {
     if (world.rank == 0)
       std::cerr << "rdma_sweep: error: this MPI library does not support MPI_THREAD_MULTIPLE, which the "

@@ -81,10 +81,14 @@ void Conductor::load_earlier_results() {
   std::ifstream in(path);
   std::size_t torn = 0;
   records_ = sweep::read_records(in, &torn);
-  if (torn)
+  if (torn) {
+    in.close();
+    const auto cut = sweep_cli::cut_last_line(path);
     std::cerr << fmt::format("rdma_sweep: --resume: the last line of {} was cut short ({} bytes, a crash or a "
-                             "full disk mid-write): dropped it, kept {} records; its pair is measured again\n",
-                             path.string(), torn, records_.size());
+                             "full disk mid-write): cut it from the file ({} bytes), kept {} records; its pair "
+                             "is measured again\n",
+                             path.string(), torn, cut, records_.size());
+  }
   for (const auto& r : records_)
     for (const auto* end : {&r.client, &r.server}) {
       const auto rank = static_cast<std::size_t>(end->endpoint.rank);

@@ -3,6 +3,7 @@
 // line being written: every write checked, and the file synced to disk
 // after each round's records (so --resume finds them).
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,5 +26,11 @@ class ResultsFile {
   std::filesystem::path path_;
   int fd_ = -1;
 };
+
+/// Removes the last line of `path` that is not blank, with the blank text
+/// after it, and returns how many bytes went: --resume's cut for a torn last
+/// line (sweep::read_records), so that the next record starts a line of its
+/// own instead of joining the fragment into one line no JSON reader takes.
+std::uintmax_t cut_last_line(const std::filesystem::path& path);
 
 }  // namespace rdmabench::sweep_cli

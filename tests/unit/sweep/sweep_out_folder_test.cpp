@@ -63,3 +63,26 @@ TEST_CASE("rdma_sweep results.jsonl: every line lands, and a full disk is an err
   REQUIRE_THROWS_MATCHES(rdmabench::sweep_cli::ResultsFile(out.path / "no-such-folder" / "results.jsonl"),
                          rdmabench::Error, MessageContains("cannot write"));
 }
+
+TEST_CASE("rdma_sweep --resume cuts a torn last line, so the next record starts a line of its own",
+          "[sweep]") {
+  ScratchFolder out;
+  const auto path = out.path / "results.jsonl";
+  const auto text_of = [&] {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  std::ofstream(path) << "{\"a\":1}\n{\"b\":2}\n{\"c\":";  // a crash mid-append
+  CHECK(rdmabench::sweep_cli::cut_last_line(path) == 5);
+  CHECK(text_of() == "{\"a\":1}\n{\"b\":2}\n");
+  rdmabench::sweep_cli::ResultsFile(path).append({"{\"c\":3}"});
+  CHECK(text_of() == "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n");
+  // A bad last line that did get its newline, blank lines after it, and a
+  // file whose only line is torn.
+  std::ofstream(path) << "{\"a\":1}\n{\"b\n\n \n";
+  CHECK(rdmabench::sweep_cli::cut_last_line(path) == 7);
+  CHECK(text_of() == "{\"a\":1}\n");
+  std::ofstream(path) << "{\"a\"";
+  CHECK(rdmabench::sweep_cli::cut_last_line(path) == 4);
+  CHECK(text_of().empty());
+}

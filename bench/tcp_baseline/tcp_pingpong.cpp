@@ -1,10 +1,13 @@
 // The pingpong client: round trips of one message on one connection, every
 // one timed; the library's statistics give the percentiles.
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 
+#include "rdmabench/control/test_spec.hpp"
 #include "rdmabench/stats/stats.hpp"
 #include "rdmabench/version.hpp"
 #include "tcp_baseline/session_protocol.hpp"
@@ -25,6 +28,10 @@ RunContext tcp_context(const Options& o, const char* test) {
   ::gethostname(host, sizeof host - 1);
   c.host = host;
   c.clock = "std::chrono::steady_clock";
+  // As the pair binaries' records (engine.cpp): an id of this run, and when
+  // it started. The server keeps no record, so the id is the client's alone.
+  c.run_id = new_run_id();
+  c.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
   return c;
 }
 

@@ -14,6 +14,7 @@
 #include "rdmabench/control/control_channel.hpp"
 #include "tcp_baseline/session_protocol.hpp"
 #include "tcp_baseline/stream_intervals.hpp"
+#include "tcp_baseline/tcp_measurement.hpp"
 #include "tcp_baseline/tcp_options.hpp"
 #include "test_helpers.hpp"
 
@@ -185,4 +186,16 @@ TEST_CASE("tcp_baseline intervals: rates between the sampled edges", "[tcp_basel
   CHECK(f.intervals[2]["MBps"].get<double>() == Approx(2.0));
   CHECK(f.best_mb_per_s == Approx(4.0));
   CHECK(interval_figures({{0, 0}}).intervals.empty());
+}
+
+TEST_CASE("tcp_baseline's records carry a run id and their start, as the pair binaries' do",
+          "[tcp]") {
+  rdmabench::tcp::Options o;
+  const auto first = rdmabench::tcp::tcp_context(o, "tcp_pingpong");
+  const auto second = rdmabench::tcp::tcp_context(o, "tcp_stream");
+  CHECK(first.run_id != 0);
+  CHECK(first.run_id <= rdmabench::kMaxRunId);
+  CHECK(first.run_id != second.run_id);
+  CHECK_THAT(first.started_utc,
+             Catch::Matches("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"));
 }

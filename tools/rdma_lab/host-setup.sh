@@ -46,20 +46,40 @@ LAB_DIR=$(lab_dir) || exit 126
 CACHE=$LAB_DIR/cache
 
 # apt-get download as root warns that the _apt sandbox user cannot write to
-# the folder; we download into our own cache on purpose.
+# the folder; we download into our own cache on purpose. Into the current
+# folder.
 apt_download() {
-  local opts=(-qq)
+  local opts=(-qq) watcher=
   # On a terminal, apt's own progress: the first setup's download is long.
-  [ -t 2 ] && opts=(-q)
+  # Elsewhere (a CI log), a line every 10 s with the megabytes so far.
+  if [ -t 2 ]; then
+    opts=(-q)
+  else
+    local total
+    total=$(download_mb "$@")
+    # Its sleep is ended with it, so that nothing holds stderr open after.
+    (trap 'kill $! 2>/dev/null; exit 0' TERM
+     while :; do
+       sleep 10 & wait $!
+       log "downloaded $(du -sm --apparent-size . 2>/dev/null | cut -f1) of $total MB"
+     done) &
+    watcher=$!
+  fi
   is_root && opts+=(-o APT::Sandbox::User=root)
-  apt-get "${opts[@]}" download "$@" >&2
+  local rc=0
+  apt-get "${opts[@]}" download "$@" >&2 || rc=$?
+  [ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
+  return "$rc"
 }
 
-# "about 212 MB": the download size of the packages (NAME=VERSION) in $@.
-download_size() {
+# 212: the download size in MB of the packages (NAME=VERSION) in $@.
+download_mb() {
   apt-cache show --no-all-versions "$@" 2>/dev/null |
-    awk '/^Size:/ { total += $2 } END { printf "about %.0f MB", total / 1e6 }'
+    awk '/^Size:/ { total += $2 } END { printf "%.0f", total / 1e6 }'
 }
+
+# "about 212 MB", for the line before the download.
+download_size() { echo "about $(download_mb "$@") MB"; }
 
 # Whether apt can install package $1. (Not "apt-cache | grep -q": under
 # pipefail, grep's early exit fails the pipeline with SIGPIPE.)

@@ -9,7 +9,7 @@ sides): with the GPU-NIC relationship, the first two knobs to try when
 device-to-host and host-to-device differ on one box.
 
 Usage: tools/gdr-affinity-study [--devices DEV[:ADDR]] [--gpus 0,1] [--out DIR]
-                                [--quick] [--bw-size BYTES] [--iters N] [--no-lab]
+                                [--quick] [--bw-size BYTES] [-n N | -D S] [--no-lab]
                                 [--tests write_bw,read_bw,write_lat] [--standin]
 
 "A->B" names where the data starts and where it lands: for writes the
@@ -133,7 +133,8 @@ class Study:
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             error = run_pair(common + ["--mem", server_mem],
                              common + ["--mem", client_mem] + size +
-                             ["-n", str(self.args.iters), "--json", out.name, self.address],
+                             common_options.run_length_args(self.args, self.args.iters) +
+                             ["--json", out.name, self.address],
                              timeout=self.args.timeout)
             if error:
                 return {"error": error}
@@ -164,7 +165,7 @@ class Study:
                 }
             self.done += 1
             left = common_options.time_left(self.done, self.total, time.monotonic() - self.started)
-            print(f"gdr-affinity-study: [{self.done}/{self.total}{', ' + left if left else ''}] {placement} "
+            print(f"gdr-affinity-study: [{self.done}/{self.total}, {left}] {placement} "
                   f"{gpu_label(gpu)} relaxed ordering {relaxed} {test} done", file=sys.stderr, flush=True)
         return results
 
@@ -243,7 +244,8 @@ def measure_all(a, bins):
             r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"), r["relaxed_ordering"])
             r["status"] = "measured"
     return {**records.header(), "nic": nic, "address": study.address, "topology": topo, "rows": rows,
-            "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters, "quick": a.quick,
+            "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters,
+                         "duration_s": a.duration, "quick": a.quick,
                          "tests": [t for t in TESTS if t in a.tests], "standin": standin,
                          "lab": bool(os.environ.get("RDMABENCH_LAB"))}}
 
@@ -264,7 +266,8 @@ def markdown(study):
              f"- NIC: {nic['name']} ({'virtual, netdev ' + (nic['netdev'] or '?') if nic['virtual'] else nic['pci_address']}),"
              f" NUMA node {node}; clients connect to {study['address']}",
              f"- --numa auto pinned to: {pinned}",
-             f"- bandwidth {s['bw_size']} B, latency {s['lat_size']} B, {s['iters']} iterations"
+             f"- bandwidth {s['bw_size']} B, latency {s['lat_size']} B, "
+             f"{str(s['duration_s']) + ' s' if s.get('duration_s') else str(s['iters']) + ' iterations'} per run"
              f"{' (--quick)' if s['quick'] else ''}; host {study['host']}, {study['started_utc']}"
              f"{'; soft-RDMA lab (emulated: compare rows only)' if s['lab'] else ''}",
              "- A->B: data from A to B (write: client A, server B; read: server A, client B); H host, D GPU", ""]
@@ -340,12 +343,10 @@ def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     version.add_argument(p)
     common_options.add_devices(p, "the lab's rxe0, else the first", one=True)
-    p.add_argument("-d", dest="devices", metavar="DEV", type=common_options.device_list,
-                   help="the same as --devices DEV, as the pair binaries spell it")
     p.add_argument("--gpus", type=lambda t: {int(x) for x in t.split(",")}, help="GPU indices (rdma_topo's; default all)")
     common_options.add_out(p, PROG)
     p.add_argument("--quick", action="store_true", help="200 iterations per run, for a smoke test")
-    p.add_argument("--iters", type=int, help="iterations per run (default 5000)")
+    common_options.add_run_length(p, "5000; 200 with --quick")
     p.add_argument("--bw-size", type=int, default=65536, help="bandwidth message size in bytes")
     p.add_argument("--lat-size", type=int, default=8, help="latency message size in bytes")
     p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take")

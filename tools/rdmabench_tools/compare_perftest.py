@@ -1,8 +1,8 @@
 """compare-perftest - our write latency and bandwidth beside perftest's, on
 the same device in the same boot, alternating runs, medians and ratios.
 
-Usage: tools/compare-perftest [--rounds N] [--devices DEV[:ADDR],...] [--tests write_lat,...]
-                              [--lat-iters N] [--bw-iters N] [--size BYTES] [--lat-sizes 2,64,4096]
+Usage: tools/compare-perftest [--rounds N] [-d|--devices DEV[:ADDR],...] [--tests write_lat,...]
+                              [-n N | --lat-iters N --bw-iters N] [--size BYTES] [--lat-sizes 2,64,4096]
                               [--control] [--shuffle [--seed N]] [--out DIR]
 
 Without --devices it uses this machine's rxe0/siw0 if present (RXE_DEV/RXE_IP,
@@ -96,7 +96,7 @@ class Runner:
         common += ["-R"] if is_iwarp else ["-x", os.environ.get("RDMABENCH_GID_INDEX", "1")]
         return perftest_row(run_pair(common + extra, common + extra + [ip], ready="listen"))
 
-    def round(self, dev, ip, ours_first, rng=None):
+    def round(self, dev, ip, ours_first, rng=None, on_step=None):
         """One pass over the plan with both tools (and the control run of
         perftest, with --control); returns {tool: {figure: value}}. With rng,
         the steps and the tools within each step come in a random order."""
@@ -105,7 +105,7 @@ class Runner:
         steps = plan(self.args)
         if rng:
             rng.shuffle(steps)
-        for op, kind, size, extra in steps:
+        for k, (op, kind, size, extra) in enumerate(steps):
             sweep = size is None
             args = (["-s", str(size)] if not sweep else []) + extra
             iters = self.args.lat_iters if kind == "lat" else self.args.bw_iters
@@ -113,6 +113,8 @@ class Runner:
                 iters -= iters % int(extra[extra.index("-l") + 1])
             n = [] if sweep else ["-n", str(iters)]
             label = step_label(op, kind, size, extra)
+            if on_step:
+                on_step(k, len(steps), label)
 
             def ours():
                 start = time.monotonic()
@@ -290,6 +292,8 @@ def main():
     common_options.add_devices(p, "rxe0 and siw0 of the lab")
     p.add_argument("--lat-iters", type=int, default=5000)
     p.add_argument("--bw-iters", type=int, default=5000)
+    # -n only: perftest's latency tests under -D drop the percentiles compared here.
+    common_options.add_run_length(p, "--lat-iters and --bw-iters", duration=False)
     p.add_argument("--size", type=int, default=65536, help="bandwidth message size")
     p.add_argument("--lat-sizes", type=lambda t: [int(x) for x in t.split(",")], default=[2, 64, 4096])
     common_options.add_tests(p, TESTS)
@@ -304,10 +308,13 @@ def main():
                         "who goes first swaps every round)")
     p.add_argument("--seed", type=int, help="the --shuffle order's seed (default: a random one, printed)")
     a = p.parse_args()
+    if a.iters:
+        a.lat_iters = a.bw_iters = a.iters
+    # Usage errors exit 2, as argparse's own (p.error).
     if a.rounds < 1:
-        sys.exit(f"compare-perftest: --rounds wants 1 or more, not {a.rounds}")
+        p.error(f"--rounds wants 1 or more, not {a.rounds}")
     if a.seed is not None and not a.shuffle:
-        sys.exit("compare-perftest: --seed sets the --shuffle order; add --shuffle")
+        p.error("--seed sets the --shuffle order; add --shuffle")
     a.out = common_options.out_folder(a, "compare-perftest")
     lab_devices = [(os.environ.get("RXE_DEV", "rxe0"), os.environ.get("RXE_IP", "10.0.2.15")),
                    (os.environ.get("SIW_DEV", "siw0"), os.environ.get("SIW_IP", "10.0.3.15"))]
@@ -340,13 +347,17 @@ def main():
     started, t0 = records.utc_now(), time.monotonic()
     for d, (dev, ip) in enumerate(devices):
         for r in range(a.rounds):
-            fig = runner.round(dev, ip, ours_first=(r % 2 == 0), rng=rng)
+            def step_started(k, steps, label, d=d, r=r, dev=dev):
+                # A round takes minutes: a line per step, with the whole run's time.
+                done = (d * a.rounds + r) * steps + k
+                print(f"compare-perftest: [{done + 1}/{len(devices) * a.rounds * steps}, "
+                      f"{common_options.time_left(done, len(devices) * a.rounds * steps, time.monotonic() - t0)}] "
+                      f"{dev} round {r + 1}/{a.rounds}: {label}", file=sys.stderr, flush=True)
+            fig = runner.round(dev, ip, ours_first=(r % 2 == 0), rng=rng, on_step=step_started)
             for tool, by_metric in fig.items():
                 for metric, v in by_metric.items():
                     results.setdefault((dev, metric), {}).setdefault(tool, {})[r] = v
-            left = common_options.time_left(d * a.rounds + r + 1, len(devices) * a.rounds, time.monotonic() - t0)
-            print(f"compare-perftest: {dev} round {r + 1}/{a.rounds} done{', ' + left if left else ''}",
-                  file=sys.stderr, flush=True)
+            print(f"compare-perftest: {dev} round {r + 1}/{a.rounds} done", file=sys.stderr, flush=True)
     report(a, in_plan_order(results, a), started)
 
 

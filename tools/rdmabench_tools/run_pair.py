@@ -20,7 +20,9 @@ from . import pair, paths
 PROG = "run-pair"
 
 
-OUTPUT_OPTIONS = ("--json", "--csv", "--dump-samples")
+OUTPUT_OPTIONS = ("--json", "--csv", "--dump-samples", "--out_json_file")
+# perftest's --out_json alone writes perftest_out.json: each side gets its own.
+PERFTEST_DEFAULT_JSON = "perftest_out.json"
 
 
 def with_role(path, role):
@@ -44,6 +46,8 @@ def for_side(options, role):
         elif word in OUTPUT_OPTIONS and i + 1 < len(options):
             out += [word, with_role(options[i + 1], role)]
             i += 1
+        elif word == "--out_json" and not any(o.startswith("--out_json_file") for o in options):
+            out += [word, f"--out_json_file={with_role(PERFTEST_DEFAULT_JSON, role)}"]
         else:
             out.append(word)
         i += 1

@@ -1,6 +1,6 @@
 """transport-shootout - RoCEv2 vs InfiniBand vs iWARP (and TCP) in one command.
 
-Usage: tools/transport-shootout [--quick] [--out DIR] [--devices DEV[:ADDR],...]
+Usage: tools/transport-shootout [--quick] [-n N] [--out DIR] [-d|--devices DEV[:ADDR],...]
                                 [--peer HOST] [--tests lat,bw,streams,load,tcp] [--lab]
        tools/transport-shootout --render DIR
 
@@ -184,8 +184,18 @@ def cpu_figures(j):
 
 
 def bw_iterations(plan, size):
-    """About plan["bw_bytes"] per run, within sane bounds on the count."""
+    """-n's count where given; else about plan["bw_bytes"] per run, within
+    sane bounds on the count."""
+    if plan.get("bw_iters"):
+        return plan["bw_iters"]
     return max(16, min(5000, plan["bw_bytes"] // size))
+
+
+def with_iterations(plan, iters):
+    """The plan with every run's count set to -n's `iters` (None: as planned)."""
+    if not iters:
+        return plan
+    return {**plan, "lat_iters": iters, "load_lat_iters": iters, "bw_iters": iters}
 
 
 def has_qp_option():
@@ -379,7 +389,7 @@ def run_in_lab(args, out):
 
 
 def measure(args, out, lab):
-    plan = dict(PLANS["quick" if args.quick else "full"])
+    plan = with_iterations(dict(PLANS["quick" if args.quick else "full"]), args.iters)
     tests = args.tests
     found = list_devices()
     rdma = choose_columns(found, args.devices, args.peer)
@@ -404,7 +414,7 @@ def measure(args, out, lab):
     for i, (col, (label, step)) in enumerate(work, 1):
         start = time.monotonic()
         left = common_options.time_left(i - 1, len(work), start - t0)
-        print(f"{PROG}: [{i}/{len(work)}{', ' + left if left else ''}] {col['transport']} {col['id']}: "
+        print(f"{PROG}: [{i}/{len(work)}, {left}] {col['transport']} {col['id']}: "
               f"{label} ...", end="", file=sys.stderr, flush=True)
         try:
             for m in step(runner):
@@ -428,6 +438,8 @@ def main():
     version.add_argument(p)
     common_options.add_out(p, "shootout")
     p.add_argument("--quick", action="store_true", help="short plan: about a minute in the lab")
+    # -n only: the plan's runs hold one another's bytes equal, which -D would not.
+    common_options.add_run_length(p, "the plan's: --quick or full", duration=False)
     common_options.add_devices(p, "every RDMA device found")
     p.add_argument("--peer", help="run the servers on this host over ssh")
     common_options.add_tests(p, TESTS)

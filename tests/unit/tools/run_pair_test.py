@@ -15,4 +15,10 @@ check(run_pair.for_side(options, "server") ==
       f"server's options: {run_pair.for_side(options, 'server')}")
 check(run_pair.for_side(options, "client")[3] == "r.client.json", "the client's file is its own")
 check(run_pair.for_side(["--json"], "server") == ["--json"], "a dangling option is left for the binary to refuse")
+check(run_pair.for_side(["--out_json_file=r.json"], "client") == ["--out_json_file=r.client.json"],
+      "perftest's --out_json_file too")
+check(run_pair.for_side(["--out_json"], "server") == ["--out_json", "--out_json_file=perftest_out.server.json"],
+      "perftest's --out_json alone: each side its own perftest_out file")
+check(run_pair.for_side(["--out_json", "--out_json_file", "x.json"], "server") ==
+      ["--out_json", "--out_json_file", "x.server.json"], "--out_json beside a named file adds none")
 finish()

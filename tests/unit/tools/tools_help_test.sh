@@ -62,6 +62,29 @@ for tool in "${tools[@]}"; do
     versioned=$((versioned + 1))
   fi
 done
+# A usage error exits 2, as in every binary and tool (the lab's wrapper
+# once said 126, its setup errors' status), before anything runs.
+while read -r tool args; do
+  what="tools/$tool $args"
+  [ -x "$repo/tools/$tool" ] || { echo "FAIL: tools/$tool is not there"; failed=1; continue; }
+  rm -f "$stubs/called"
+  # shellcheck disable=SC2086  # the arguments split on purpose
+  out=$(cd "$stubs" && PATH="$stubs:$PATH" timeout 60 "$repo/tools/$tool" $args 2>&1)
+  rc=$?
+  if [ -e "$stubs/called" ]; then
+    echo "FAIL: $what called $(tr '\n' ';' < "$stubs/called")"; failed=1
+  elif [ "$rc" != 2 ]; then
+    echo "FAIL: $what exited $rc, not 2: $(head -3 <<< "$out")"; failed=1
+  fi
+done <<'EOF_USAGE'
+rdma-lab --no-such-option
+compare-perftest --no-such-option
+compare-perftest --rounds 0
+compare-perftest --seed 1
+transport-shootout --no-such-option
+gdr-affinity-study --no-such-option
+run-pair --no-such-option
+EOF_USAGE
 [ "$versioned" -gt 10 ] || [ "$failed" != 0 ] || { echo "FAIL: only $versioned tools checked for --version"; failed=1; }
 [ "$failed" = 0 ] && echo "ok: ${#tools[@]} tools answer -h and --help with their usage, $versioned --version with theirs, exit 0, nothing installed or built"
 exit "$failed"

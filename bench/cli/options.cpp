@@ -139,7 +139,8 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
       ("csv", po::value(&cl.csv_path), "write one CSV row per size to FILE")
       ("output", po::value(&raw.output), "print only one number per size: bandwidth, message_rate or latency")
-      ("clock", po::value(&raw.clock)->default_value("auto"), "timestamps: auto, tsc or monotonic (clock_gettime)");
+      ("clock", po::value(&raw.clock)->default_value("auto"), "timestamps: auto, tsc or monotonic (clock_gettime)")
+      ("quiet", po::bool_switch(&cl.quiet), "no progress line on the terminal (shown for a client sweeping sizes or timing with -D)");
   declare_existing_output_options(output, raw.force, raw.append);
   return output;
 }

@@ -43,6 +43,7 @@ struct CommandLine {
   std::string ready_file;  ///< server: --ready-file, written once it listens
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
+  bool quiet = false;             ///< --quiet: no progress line
   CpuPlacementRequest placement;  ///< --cpu, --numa
   std::optional<Pacing> pacing;   ///< client: --rate, --burst (open-loop latency)
   bool show_help = false;

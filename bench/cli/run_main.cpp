@@ -48,8 +48,9 @@ Outputs make_outputs(const CommandLine& cl) {
     reporters.push_back(make_json_reporter(o.keep(open_output(cl.json_path, "--json", cl.existing_output))));
   }
   // A progress line only where a person watches: a client sweeping sizes
-  // or timing with -D, with stderr on a terminal.
-  if (cl.is_client() && (cl.spec.sizes.size() > 1 || cl.spec.duration_s) && ::isatty(STDERR_FILENO))
+  // or timing with -D, with stderr on a terminal, unless --quiet.
+  if (cl.is_client() && !cl.quiet && (cl.spec.sizes.size() > 1 || cl.spec.duration_s) &&
+      ::isatty(STDERR_FILENO))
     reporters.push_back(make_progress_reporter(std::cerr, cl.spec.sizes.size()));
   if (!cl.samples_path.empty()) {
     reporters.push_back(

@@ -3,11 +3,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include <fmt/chrono.h>
-
 #include <algorithm>
-#include <ctime>
-#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -110,48 +106,7 @@ class CsvReporter final : public Reporter {
   RunContext context_;
 };
 
-class ProgressReporter final : public Reporter {
- public:
-  using Clock = std::function<std::time_t()>;
-  ProgressReporter(std::ostream& out, std::size_t total, Clock clock)
-      : out_(out), total_(total), clock_(std::move(clock)) {}
-  void begin(const RunContext& c) override { duration_s_ = c.duration_s; }
-  void size_started(std::uint64_t bytes) override {
-    if (!duration_s_) return;  // a counted size: only its end is known
-    // A -D size is silent for its whole duration otherwise.
-    const std::time_t until = clock_() + static_cast<std::time_t>(duration_s_);
-    show(fmt::format("[{}/{}] {} bytes: timing for {} s, until {:%H:%M:%S}", done_ + 1, total_, bytes,
-                     duration_s_, fmt::localtime(until)));
-  }
-  void size_done(const SizeResult& r) override { show(fmt::format("[{}/{}] {} bytes done", ++done_, total_, r.bytes)); }
-  void end() override {
-    fmt::print(out_, "\r{:{}}\r", "", shown_);
-    out_.flush();
-  }
-
- private:
-  void show(const std::string& line) {
-    // Blanks over the rest of a longer line shown before.
-    fmt::print(out_, "\r{:{}}", line, std::max(shown_, line.size()));
-    shown_ = line.size();
-    out_.flush();
-  }
-
-  std::ostream& out_;
-  std::size_t total_;
-  Clock clock_;
-  std::size_t done_ = 0;
-  std::size_t shown_ = 0;
-  std::uint32_t duration_s_ = 0;
-};
-
 }  // namespace
-
-std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes,
-                                                 std::function<std::time_t()> clock) {
-  if (!clock) clock = [] { return std::time(nullptr); };
-  return std::make_unique<ProgressReporter>(out, total_sizes, std::move(clock));
-}
 
 std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigure figure) {
   return std::make_unique<BareNumberReporter>(out, figure);

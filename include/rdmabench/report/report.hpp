@@ -2,6 +2,7 @@
 /// @file
 /// Reporters: a console table with perftest's column names, and JSON Lines.
 
+#include <chrono>
 #include <ctime>
 #include <functional>
 #include <iosfwd>
@@ -47,11 +48,13 @@ std::unique_ptr<Reporter> make_bare_number_reporter(std::ostream& out, BareFigur
 std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, bool header = true);
 
 /// "[13/23] 4096 bytes done" on one rewritten line, for long sweeps on a
-/// terminal, and "[1/1] 65536 bytes: timing for 60 s, until 14:02:10" while
-/// a -D size runs; the line is cleared at the end.
-/// `clock` tells the time (default: std::time), for tests.
-std::unique_ptr<Reporter> make_progress_reporter(std::ostream& out, std::size_t total_sizes,
-                                                 std::function<std::time_t()> clock = {});
+/// terminal, and "[1/1] 65536 bytes: timing for 60 s, until 14:02:10" as a
+/// -D size starts, then "[1/1] 65536 bytes: 20 s of 60 s, 40 s left" every
+/// `tick`; the line is cleared at the end. `clock` tells the time (default:
+/// std::time), for tests.
+std::unique_ptr<Reporter> make_progress_reporter(
+    std::ostream& out, std::size_t total_sizes, std::function<std::time_t()> clock = {},
+    std::chrono::milliseconds tick = std::chrono::seconds(10));
 
 /// Forwards to several reporters.
 std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter>> reporters);

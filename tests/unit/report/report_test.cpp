@@ -9,11 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <ctime>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -610,6 +613,27 @@ TEST_CASE("report: the header says why inline is what it is, and the PCIe orderi
   CHECK(j["memory"]["relaxed_ordering"]["local_buffer"] == true);
   CHECK(j["memory"]["relaxed_ordering"]["exposed_buffer"] == false);
   CHECK(j["memory"]["relaxed_ordering"]["reason"] == "relaxed ordering requested for both buffers");
+}
+
+TEST_CASE("report: a -D size says every tick how long it has run and has left", "[report]") {
+  std::ostringstream out;
+  std::atomic<std::time_t> now{1'000'000};
+  std::atomic<int> clock_reads{0};
+  auto progress = rdmabench::make_progress_reporter(
+      out, 1, [&] { return ++clock_reads, now.load(); }, std::chrono::milliseconds(5));
+  auto c = context(false);
+  c.duration_s = 60;
+  progress->begin(c);
+  progress->size_started(65536);  // reads the clock once: the start
+  now = 1'000'020;
+  // The ticker reads the clock once per tick, then shows the line; the
+  // size's end joins it, so the line is written before out is read.
+  for (int i = 0; i < 1000 && clock_reads < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  progress->size_done(bandwidth_result());
+  CHECK_THAT(out.str(), Catch::Contains("\r[1/1] 65536 bytes: 20 s of 60 s, 40 s left"));
+  CHECK_THAT(out.str(), Catch::EndsWith("[1/1] 65536 bytes done" + std::string(20, ' ')));
+  progress->end();
 }
 
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {

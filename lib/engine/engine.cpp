@@ -12,6 +12,7 @@
 #include "engine/validate.hpp"
 #include "loops/load_receives.hpp"
 #include "loops/loop_kit.hpp"
+#include "rdmabench/verbs/port_counters.hpp"
 #include "loops/loop_table.hpp"
 #include "system/idle_priority_spinner.hpp"
 #include "rdmabench/version.hpp"
@@ -198,6 +199,10 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
           !writes_with_immediate(s.spec))
         detail::reset_latency_target(view, bytes);
+      // Read before the start barrier, so that the peer's loop starts no
+      // sooner than ours; after the end barrier, once both are done.
+      const auto counters_before =
+          read_port_counters(s.connection.port.device, s.connection.port.port);
       s.peer->barrier(start_barrier(i), s.timeout);
       reporter.size_started(bytes);
       const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
@@ -216,6 +221,9 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
         if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
         s.peer->barrier(start_barrier(i) + 1, s.timeout);
       }
+      if (!counters_before.source.empty())
+        result.counters = counter_deltas(
+            counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
       if (s.spec.bidirectional) exchange_bandwidth_figures(s, result);
       if (cpu_after) {
         const double region_s = cpu_after->wall_s - cpu_before.wall_s;

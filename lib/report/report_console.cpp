@@ -3,6 +3,7 @@
 // nccl-tests' do, so that awk and gnuplot read the table as it is.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <ostream>
 
@@ -118,6 +119,12 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "{}validated: every byte of 2 untimed messages of this size\n", kNote);
     print_cpu("client", r.cpu_client);
     print_cpu("server", r.cpu_server);
+    // Only counters that moved: a quiet port says nothing.
+    if (const auto& k = r.counters; k && (!k->moved.empty() || !k->went_backwards.empty()))
+      fmt::print(out_, "{}counters ({}): {}{}\n", kNote, k->source, describe_moved(*k),
+                 k->went_backwards.empty() ? ""
+                                           : fmt::format("; reset during the run: {}",
+                                                         fmt::join(k->went_backwards, ", ")));
     out_.flush();
   }
 

@@ -174,6 +174,14 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
                      {"received", r.delivery->received},
                      {"lost", r.delivery->lost()}};
   if (r.validated) j["validated"] = true;
+  if (const auto& k = r.counters)
+    j["counters"] = {
+        {"region", "this size, from before its start barrier to after its end barrier"},
+        {"source", k->source},
+        {"host_wide", k->host_wide},
+        {"read", k->counters_read},
+        {"moved", k->moved},
+        {"went_backwards", k->went_backwards}};
   j["context"] = to_json(c);
   return j;
 }

@@ -11,6 +11,7 @@
 #include "rdmabench/pacing/achieved_rate.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/stats/stats.hpp"
+#include "rdmabench/verbs/port_counters.hpp"
 
 namespace rdmabench {
 
@@ -118,6 +119,9 @@ struct SizeResult {
   std::optional<double> histogram_relative_error;
   std::optional<Delivery> delivery;  ///< UD send bandwidth, receiving side
   bool validated = false;  ///< --validate checked every byte of this size's untimed messages
+  /// This side's port counters over this size (read before its start
+  /// barrier and after its end barrier); empty where none could be read.
+  std::optional<CounterDeltas> counters;
 };
 
 /// Everything a reader needs to interpret the figures.

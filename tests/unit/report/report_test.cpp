@@ -636,11 +636,36 @@ TEST_CASE("report: a -D size says every tick how long it has run and has left", 
   progress->end();
 }
 
+TEST_CASE(
+    "report: the counters that moved are printed under their row, and every delta is in the JSON",
+    "[report][counters]") {
+  auto moved = bandwidth_result();
+  moved.counters = rdmabench::CounterDeltas{
+      "rxe0 port 1 hw_counters", false, 12, {{"rcvd_seq_err", 3}, {"duplicate_request", 1}}, {}};
+  auto quiet = bandwidth_result();
+  quiet.counters = rdmabench::CounterDeltas{"rxe0 port 1 hw_counters", false, 12, {}, {}};
+  const auto text = console(context(false), {moved, quiet});
+  CHECK_THAT(text,
+             Catch::Contains("#         counters (rxe0 port 1 hw_counters): duplicate_request +1, "
+                             "rcvd_seq_err +3\n"));
+  CHECK(text.find("counters (") == text.rfind("counters ("));  // the quiet size says nothing
+  std::ostringstream out;
+  render(*make_json_reporter(out), context(false), {moved});
+  const auto j = nlohmann::json::parse(out.str());
+  REQUIRE(j.contains("counters"));
+  CHECK(j["counters"]["source"] == "rxe0 port 1 hw_counters");
+  CHECK(j["counters"]["host_wide"] == false);
+  CHECK(j["counters"]["read"] == 12);
+  CHECK(j["counters"]["moved"]["rcvd_seq_err"] == 3);
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
   auto latency = latency_result(1000, 1000);
   latency.load = rdmabench::LoadFigures{4, "send", 65536, 9.5, 0.25, 23};
+  latency.counters =
+      rdmabench::CounterDeltas{"siw0: host TCP, host-wide", true, 3, {{"tcp_RetransSegs", 2}}, {}};
   auto both_ways = context(false);
   both_ways.bidirectional = true;
   auto bidirectional = bandwidth_result();

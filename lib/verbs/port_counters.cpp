@@ -1,0 +1,120 @@
+#include "rdmabench/verbs/port_counters.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <system_error>
+
+namespace rdmabench {
+
+namespace {
+
+/// The number a counter file holds, or nothing (unreadable, or not a count).
+std::optional<std::uint64_t> counter_file_value(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string text;
+  if (!in || !std::getline(in, text)) return std::nullopt;
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop == text.data()) return std::nullopt;
+  for (const char* c = stop; c != end; ++c)
+    if (*c != ' ' && *c != '\n' && *c != '\r') return std::nullopt;
+  return value;
+}
+
+/// Every counter file in `folder` into `values`, keeping a name already there.
+/// `lifespan` is a setting of the hw_counters folder (mlx5: how long a read
+/// is cached, in ms), not a count.
+std::size_t read_counter_folder(const std::filesystem::path& folder,
+                                std::map<std::string, std::uint64_t>& values) {
+  std::error_code failed;
+  std::size_t read = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, failed)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "lifespan" || !entry.is_regular_file(failed)) continue;
+    if (const auto value = counter_file_value(entry.path())) {
+      values.emplace(name, *value);
+      ++read;
+    }
+  }
+  return read;
+}
+
+/// /proc/net/snmp's Tcp: RetransSegs, InErrs and OutRsts.
+std::map<std::string, std::uint64_t> host_tcp_counters(const std::filesystem::path& proc) {
+  std::ifstream in(proc / "net" / "snmp");
+  std::string names, values;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Tcp:", 0) != 0) continue;
+    if (names.empty())
+      names = line;
+    else
+      values = line;
+  }
+  std::map<std::string, std::uint64_t> wanted;
+  std::istringstream name_words(names), value_words(values);
+  std::string name, value;
+  while (name_words >> name && value_words >> value) {
+    if (name != "RetransSegs" && name != "InErrs" && name != "OutRsts") continue;
+    std::uint64_t n = 0;
+    if (std::from_chars(value.data(), value.data() + value.size(), n).ec == std::errc())
+      wanted["tcp_" + name] = n;
+  }
+  return wanted;
+}
+
+}  // namespace
+
+CounterSnapshot read_port_counters(const std::string& device, int port,
+                                   const std::filesystem::path& sysfs,
+                                   const std::filesystem::path& proc) {
+  CounterSnapshot s;
+  const auto device_dir = sysfs / "class" / "infiniband" / device;
+  const auto port_dir = device_dir / "ports" / std::to_string(port);
+  const std::size_t standard = read_counter_folder(port_dir / "counters", s.values);
+  const std::size_t provider = read_counter_folder(port_dir / "hw_counters", s.values) +
+                               read_counter_folder(device_dir / "hw_counters", s.values);
+  if (standard || provider) {
+    s.source = fmt::format("{} port {} {}", device, port,
+                           standard && provider ? "counters and hw_counters"
+                           : standard           ? "counters"
+                                                : "hw_counters");
+    return s;
+  }
+  s.values = host_tcp_counters(proc);
+  if (!s.values.empty()) {
+    s.source = fmt::format("host TCP, host-wide ({} has no counters of its own)", device);
+    s.host_wide = true;
+  }
+  return s;
+}
+
+CounterDeltas counter_deltas(const CounterSnapshot& before, const CounterSnapshot& after) {
+  CounterDeltas d;
+  d.source = after.source;
+  d.host_wide = after.host_wide;
+  for (const auto& [name, then] : before.values) {
+    const auto now = after.values.find(name);
+    if (now == after.values.end()) continue;
+    ++d.counters_read;
+    if (now->second < then)
+      d.went_backwards.push_back(name);
+    else if (now->second > then)
+      d.moved[name] = now->second - then;
+  }
+  return d;
+}
+
+std::string describe_moved(const CounterDeltas& deltas) {
+  if (deltas.moved.empty()) return "none moved";
+  std::string text;
+  for (const auto& [name, delta] : deltas.moved)
+    text += fmt::format("{}{} +{}", text.empty() ? "" : ", ", name, delta);
+  return text;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,107 @@
+// A port's counters from recorded sysfs trees: an mlx5-like port (standard
+// counters and hw_counters), an rxe-like one (hw_counters alone), and a
+// device with none (siw), where the host's TCP counters stand in, host-wide.
+
+#include "rdmabench/verbs/port_counters.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "catch2_compat.hpp"
+
+using rdmabench::counter_deltas;
+using rdmabench::read_port_counters;
+
+namespace {
+
+/// A scratch sysfs (and proc) root, removed with its contents.
+struct CounterTree {
+  std::filesystem::path root;
+  CounterTree() {
+    std::string name =
+        (std::filesystem::temp_directory_path() / "rdmabench-counters-XXXXXX").string();
+    root = ::mkdtemp(name.data());
+  }
+  ~CounterTree() { std::filesystem::remove_all(root); }
+  void write(const std::string& relative, const std::string& text) const {
+    const auto file = root / relative;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  }
+  void snmp(std::uint64_t retransmitted) const {
+    write("proc/net/snmp",
+          "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+          "Tcp: RtoAlgorithm RtoMin ActiveOpens InSegs OutSegs RetransSegs InErrs OutRsts\n"
+          "Tcp: 1 200 10 5000 6000 " +
+              std::to_string(retransmitted) + " 0 2\n");
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "port counters: an mlx5-like port gives its standard counters and its hw_counters by name",
+    "[counters]") {
+  CounterTree t;
+  const std::string port = "sys/class/infiniband/mlx5_0/ports/1/";
+  t.write(port + "counters/port_xmit_data", "1000\n");
+  t.write(port + "counters/symbol_error", "0\n");
+  t.write(port + "hw_counters/out_of_sequence", "7\n");
+  t.write(port + "hw_counters/np_cnp_sent", "0\n");
+  t.write(port + "hw_counters/lifespan", "10\n");  // a setting, not a count
+  t.write(port + "hw_counters/not_a_count", "N/A\n");
+  const auto before = read_port_counters("mlx5_0", 1, t.root / "sys", t.root / "proc");
+  CHECK(before.source == "mlx5_0 port 1 counters and hw_counters");
+  CHECK_FALSE(before.host_wide);
+  CHECK(before.values.size() == 4);
+  CHECK(before.values.count("lifespan") == 0);
+  t.write(port + "counters/port_xmit_data", "5000\n");
+  t.write(port + "hw_counters/out_of_sequence", "10\n");
+  t.write(port + "hw_counters/np_cnp_sent", "0\n");
+  t.write(port + "counters/symbol_error", "0\n");
+  const auto d =
+      counter_deltas(before, read_port_counters("mlx5_0", 1, t.root / "sys", t.root / "proc"));
+  CHECK(d.counters_read == 4);
+  CHECK(d.moved ==
+        std::map<std::string, std::uint64_t>{{"out_of_sequence", 3}, {"port_xmit_data", 4000}});
+  CHECK(rdmabench::describe_moved(d) == "out_of_sequence +3, port_xmit_data +4000");
+}
+
+TEST_CASE("port counters: an rxe-like port has hw_counters alone, and a counter reset is no delta",
+          "[counters]") {
+  CounterTree t;
+  const std::string port = "sys/class/infiniband/rxe0/ports/1/hw_counters/";
+  t.write(port + "rcvd_seq_err", "5\n");
+  t.write(port + "retry_exceeded_err", "2\n");
+  const auto before = read_port_counters("rxe0", 1, t.root / "sys", t.root / "proc");
+  CHECK(before.source == "rxe0 port 1 hw_counters");
+  t.write(port + "rcvd_seq_err", "1\n");  // went backwards: reset (or wrapped)
+  const auto d =
+      counter_deltas(before, read_port_counters("rxe0", 1, t.root / "sys", t.root / "proc"));
+  CHECK(d.moved.empty());
+  CHECK(d.went_backwards == std::vector<std::string>{"rcvd_seq_err"});
+  CHECK(rdmabench::describe_moved(d) == "none moved");
+}
+
+TEST_CASE(
+    "port counters: a device without counters (siw) is read as the host's TCP, labelled host-wide",
+    "[counters]") {
+  CounterTree t;
+  t.write("sys/class/infiniband/siw0/ports/1/state", "4: ACTIVE\n");
+  t.snmp(100);
+  const auto before = read_port_counters("siw0", 1, t.root / "sys", t.root / "proc");
+  CHECK(before.host_wide);
+  CHECK(before.source == "host TCP, host-wide (siw0 has no counters of its own)");
+  CHECK(before.values.at("tcp_RetransSegs") == 100);
+  CHECK(before.values.at("tcp_OutRsts") == 2);
+  t.snmp(103);
+  const auto d =
+      counter_deltas(before, read_port_counters("siw0", 1, t.root / "sys", t.root / "proc"));
+  CHECK(d.host_wide);
+  CHECK(d.moved == std::map<std::string, std::uint64_t>{{"tcp_RetransSegs", 3}});
+  // Nothing at all to read: no source, so no counters in the report.
+  CHECK(read_port_counters("siw0", 1, t.root / "sys", t.root / "nowhere").source.empty());
+}

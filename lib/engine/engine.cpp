@@ -9,6 +9,7 @@
 
 #include "control/heartbeat.hpp"
 #include "system/pause_points.hpp"
+#include "engine/peer_figures.hpp"
 #include "engine/validate.hpp"
 #include "loops/load_receives.hpp"
 #include "loops/loop_kit.hpp"
@@ -46,23 +47,6 @@ std::uint64_t bytes_moved(const TestSpec& spec, std::uint32_t warmup, const Size
   }
   const std::uint64_t messages = (warmup + spec.iterations) * spec.queue_pairs;
   return result.bytes * messages * ways;
-}
-
-/// With -b the server sends what it measured; the client keeps it apart
-/// from its own figures.
-void exchange_bandwidth_figures(Session& s, SizeResult& result) {
-  if (s.role == Role::server) {
-    if (result.bandwidth) s.peer->send(wire::BandwidthReport{*result.bandwidth});
-  } else {
-    result.server_bandwidth =
-        s.peer->receive_expected<wire::BandwidthReport>(s.timeout, "the server's bandwidth figures").figures;
-    // One figure per agreed QP, or none for a single QP (as our own side).
-    const std::size_t per_qp = result.server_bandwidth->per_qp_mb_per_s.size();
-    const std::size_t expected = s.spec.queue_pairs > 1 ? s.spec.queue_pairs : 0;
-    require(per_qp == expected, fmt::format("protocol error: the server's bandwidth report has {} per-QP "
-                                            "figures; the run agreed on -q {}",
-                                            per_qp, s.spec.queue_pairs));
-  }
 }
 
 /// The server sends its figures; the client keeps both.
@@ -224,7 +208,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
       if (!counters_before.source.empty())
         result.counters = counter_deltas(
             counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
-      if (s.spec.bidirectional) exchange_bandwidth_figures(s, result);
+      if (s.spec.bidirectional) detail::exchange_bandwidth_figures(s, result);
       if (cpu_after) {
         const double region_s = cpu_after->wall_s - cpu_before.wall_s;
         exchange_cpu_figures(

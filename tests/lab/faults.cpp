@@ -69,10 +69,19 @@ int connect_loopback(int port) {
   return fd;
 }
 
-std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSpec& spec) {
+namespace {
+
+/// Sends a hello for `spec` and then `after`; what the server wrote back
+/// until it closed, or whatever came within 10 s.
+std::optional<std::string> exchange_with_server(int port, const rdmabench::TestSpec& spec,
+                                                const std::vector<wire::Message>& after) {
   const int fd = try_connect_loopback(port);
   if (fd < 0) return std::nullopt;
-  const auto bytes = wire::encode(wire::Hello{spec});
+  auto bytes = wire::encode(wire::Hello{spec});
+  for (const auto& message : after) {
+    const auto frame = wire::encode(message);
+    bytes.insert(bytes.end(), frame.begin(), frame.end());
+  }
   ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
   timeval limit{10, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
@@ -83,6 +92,18 @@ std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSp
   ::close(fd);
   reply.resize(got);
   return reply;
+}
+
+}  // namespace
+
+std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSpec& spec) {
+  return exchange_with_server(port, spec, {});
+}
+
+std::string answer_to_hello_then(int port, const rdmabench::TestSpec& spec, const std::vector<wire::Message>& after) {
+  const auto answer = exchange_with_server(port, spec, after);
+  REQUIRE(answer.has_value());
+  return *answer;
 }
 
 std::string answer_to_hello(int port, const rdmabench::TestSpec& spec) {

@@ -9,9 +9,11 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "process.hpp"
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/control/wire.hpp"
 
 namespace lab {
 
@@ -52,6 +54,11 @@ std::string answer_to_hello(int port, const rdmabench::TestSpec& spec);
 
 /// answer_to_hello, or nullopt when nothing listens on `port`.
 std::optional<std::string> try_answer_to_hello(int port, const rdmabench::TestSpec& spec);
+
+/// answer_to_hello, with `after` sent right behind the hello: frames the
+/// server reads once it has accepted (endpoints, as a client sends them).
+std::string answer_to_hello_then(int port, const rdmabench::TestSpec& spec,
+                                 const std::vector<rdmabench::wire::Message>& after);
 
 /// The reason a Reject or Abort frame gives (or what else `frame` was).
 std::string reason_in(const std::string& frame);

@@ -122,6 +122,48 @@ TEST_CASE("a client that leaves after its hello was accepted ends only its own r
   expect_served("rdma_write_bw", d, port, *server);
 }
 
+namespace {
+
+/// An endpoint as a client on the lab's RoCEv2 IPv4 address would send,
+/// with the MTU it announces.
+rdmabench::wire::Endpoint endpoint_announcing(std::uint32_t mtu_bytes) {
+  rdmabench::wire::Endpoint e;
+  e.qp_number = 0x123;
+  e.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 2, 15};  // ::ffff:10.0.2.15
+  e.mtu_bytes = mtu_bytes;
+  e.rkey = 1;
+  e.address = 0x1000;
+  e.length = 1 << 20;
+  e.memory = "host";
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("a valid hello and then a bad endpoint, main or load, ends that run alone, naming the MTU",
+          "[sanitizer][lab][hostile]") {
+  const auto d = roce();
+  // write_bw's one endpoint; write_lat with a load QP: a good main
+  // endpoint, then the load's, which announces the bad MTU.
+  const bool load = GENERATE(false, true);
+  const std::string binary = load ? "rdma_write_lat" : "rdma_write_bw";
+  const int port = free_port_pair();
+  auto server = start_server({bin(binary), "-d", d.name, "-p", std::to_string(port), "--timeout", "3"});
+  INFO("server: " << server->describe());
+  auto spec = hostile([](rdmabench::TestSpec&) {});
+  std::vector<rdmabench::wire::Message> endpoints{endpoint_announcing(load ? 1024 : 3000)};
+  if (load) {
+    spec.measurement = rdmabench::Measurement::latency;
+    spec.load_queue_pairs = 1;
+    endpoints.push_back(endpoint_announcing(3000));
+  }
+  const std::string answer = answer_to_hello_then(port, spec, endpoints);
+  CHECK_THAT(answer, Catch::Contains("the peer announces an MTU of 3000 bytes"));
+  CHECK(server->wait_for_output("failed", 15s));
+  CHECK(server->running());
+  expect_served(binary, d, port, *server);
+}
+
 TEST_CASE("a client whose queues its own device cannot hold says so before connecting", "[sanitizer][lab][hostile]") {
   const auto d = roce();
   // With -R too: the device -d names is checked before rdma_cm is asked.

@@ -3,6 +3,7 @@
 // of its own off the CPU --cpu pinned the timed loop to.
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <condition_variable>

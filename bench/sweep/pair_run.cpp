@@ -51,11 +51,6 @@ RunContext measure(Session& session, const ClockInfo& clock, ResultKeeper& keepe
   return context;
 }
 
-std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(
-                                                 std::chrono::system_clock::now())));
-}
-
 }  // namespace
 
 sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
@@ -64,7 +59,7 @@ sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
   record.client = job.client;
   record.server = job.server;
   record.size_bytes = job.setup->spec.sizes.front();
-  record.started_utc = utc_now();
+  record.started_utc = utc_now_text();
   const auto started = std::chrono::steady_clock::now();
   try {
     SideConfig side = job.setup->side;

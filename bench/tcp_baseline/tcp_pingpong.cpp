@@ -1,13 +1,12 @@
 // The pingpong client: round trips of one message on one connection, every
 // one timed; the library's statistics give the percentiles.
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 
 #include "rdmabench/control/test_spec.hpp"
+#include "rdmabench/report/report.hpp"
 #include "rdmabench/stats/stats.hpp"
 #include "rdmabench/version.hpp"
 #include "tcp_baseline/session_protocol.hpp"
@@ -31,7 +30,7 @@ RunContext tcp_context(const Options& o, const char* test) {
   // As the pair binaries' records (engine.cpp): an id of this run, and when
   // it started. The server keeps no record, so the id is the client's alone.
   c.run_id = new_run_id();
-  c.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+  c.started_utc = utc_now_text();
   return c;
 }
 

@@ -102,7 +102,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.title = operation + (latency ? " Latency Test" : " BW Test");
   c.role = s.role == Role::server ? "server" : "client";
   c.run_id = s.spec.run_id;
-  c.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+  c.started_utc = utc_now_text();
   c.version = kVersion;
   c.build_type = kBuildType;
   c.host = hostname();

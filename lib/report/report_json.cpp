@@ -1,6 +1,8 @@
 // JSON Lines: one object per message size, written by nlohmann::json.
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <ctime>
 #include <ostream>
 
 #include "rdmabench/control/test_parameters.hpp"
@@ -138,6 +140,8 @@ nlohmann::json to_json(const LoadFigures& l) {
 }  // namespace
 
 std::string run_id_text(std::uint64_t run_id) { return run_id == 0 ? "" : fmt::format("{:014x}", run_id); }
+
+std::string utc_now_text() { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr))); }
 
 nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   nlohmann::json j = {{"schema_version", kJsonSchemaVersion},

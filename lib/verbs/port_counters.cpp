@@ -33,10 +33,12 @@ std::size_t read_counter_folder(const std::filesystem::path& folder,
                                 std::map<std::string, std::uint64_t>& values) {
   std::error_code failed;
   std::size_t read = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, failed)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "lifespan" || !entry.is_regular_file(failed)) continue;
-    if (const auto value = counter_file_value(entry.path())) {
+  // The non-throwing increment: a folder that goes away mid-walk ends it.
+  for (std::filesystem::directory_iterator it(folder, failed), end; !failed && it != end; it.increment(failed)) {
+    const std::string name = it->path().filename().string();
+    std::error_code kind;
+    if (name == "lifespan" || !it->is_regular_file(kind)) continue;
+    if (const auto value = counter_file_value(it->path())) {
       values.emplace(name, *value);
       ++read;
     }

@@ -64,6 +64,8 @@ std::unique_ptr<Reporter> make_tee_reporter(std::vector<std::unique_ptr<Reporter
 inline constexpr int kJsonSchemaVersion = 2;
 /// A run id as records write it: 14 hex digits; empty for none.
 std::string run_id_text(std::uint64_t run_id);
+/// Now, as records write when a run started: ISO 8601 UTC, "2026-12-06T04:30:00Z".
+std::string utc_now_text();
 
 nlohmann::json to_json(const RunContext& context);
 nlohmann::json to_json(const SizeResult& result, const RunContext& context);

@@ -55,6 +55,7 @@ struct RawOptions {
   long long gid_index = -1;
   int tcp_port = 18515;
   double timeout_s = 10;
+  long long interval_ms = 100;
 };
 
 /// The spec a binary runs when no option changes it.
@@ -133,7 +134,10 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
   declare_table_options(output, hidden, OptionGroup::output, defaults);
   // Parsed everywhere, shown where it applies: a latency binary refuses it by name.
   (defaults.measurement == Measurement::bandwidth ? output : hidden).add_options()
-      ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)");
+      ("report-gbits", po::bool_switch(&cl.report_gbits), "bandwidth in Gb/s instead of MB/s (10^6 B/s)")
+      ("interval", po::value(&raw.interval_ms)->default_value(100),
+       "bandwidth over time: the rate of every MS milliseconds of the timed part, with its minimum, "
+       "p1, p50 and spread beside the average (JSON keeps the series); 0: none");
   output.add_options()
       ("json", po::value(&cl.json_path), "write JSON Lines to FILE ('-' for stdout; the table then goes to stderr)")
       ("dump-samples", po::value(&cl.samples_path), "write every latency sample (usec) to FILE")
@@ -146,6 +150,17 @@ po::options_description output_options(RawOptions& raw, CommandLine& cl, const T
 }
 
 // ---------------------------------------------------------- group values
+
+/// --interval: 0, or 10 ms (a rate over less is mostly the clock's and the
+/// completions' granularity) to 10 minutes.
+void apply_interval(const RawOptions& raw, const po::variables_map& vm, const BenchmarkKind& kind,
+                    CommandLine& cl) {
+  if (!vm["interval"].defaulted() && kind.measurement != Measurement::bandwidth)
+    throw UsageError(fmt::format("--interval applies to the bandwidth tests; {} keeps every latency sample instead",
+                                 kind.name));
+  if (raw.interval_ms != 0) require_range("--interval", raw.interval_ms, 10LL, 600'000LL, " ms (or 0: none)");
+  cl.interval = Milliseconds(raw.interval_ms);
+}
 
 /// Device and connection: ranges fixed by the protocol; device limits are
 /// checked against the device once it is open.
@@ -341,6 +356,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   if (cl.report_gbits && kind.measurement != Measurement::bandwidth)
     throw UsageError(fmt::format("--report-gbits applies to the bandwidth tests; {} reports latency in usec",
                                  kind.name));
+  apply_interval(raw, vm, kind, cl);
   apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);
   return cl;

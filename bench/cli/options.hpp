@@ -44,6 +44,7 @@ struct CommandLine {
   std::optional<BareFigure> bare_output;  ///< --output: only this number on stdout
   ClockChoice clock = ClockChoice::automatic;
   bool quiet = false;             ///< --quiet: no progress line
+  Milliseconds interval{100};     ///< --interval: bandwidth over time; 0: none
   CpuPlacementRequest placement;  ///< --cpu, --numa
   std::optional<Pacing> pacing;   ///< client: --rate, --burst (open-loop latency)
   bool show_help = false;

@@ -97,6 +97,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   std::optional<CpuPlacement> placement;
   if (!cl.side.device.empty()) placement = place_thread_near_device(cl.placement, cl.side.device);
   auto run_session = [&](Session& session) {
+    session.interval = cl.interval;
     if (!placement) {
       placement = place_thread_near_device(cl.placement, session.connection.port.device);
       if (!placement->cpus.empty())

@@ -66,7 +66,8 @@ bool spins_while_passive(const Session& s) {
 
 /// What the loops may read of the session while they run size `size_index`.
 detail::LoopView loop_view(Session& s, std::size_t size_index) {
-  return detail::view_of(s.role, s.spec, size_index, s.pacing, *s.peer, s.timeout, s.connection);
+  return detail::view_of(s.role, s.spec, size_index, s.pacing, *s.peer, s.timeout, s.interval,
+                           s.connection);
 }
 
 std::string hostname() {

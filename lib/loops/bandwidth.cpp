@@ -254,6 +254,7 @@ SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const Clock
   BandwidthWindow window =
       v.spec.duration_s ? BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us, span, qps)
                         : BandwidthWindow::counted(span, qps);
+  window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "completions");
   explain_receive_shortage(v, dog);
   const bool receives_too = v.spec.bidirectional && uses_receives(v.spec);
@@ -279,6 +280,7 @@ SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const Clock
     }
   });
   r.bandwidth = window.figures(bytes, clock.ticks_per_us);
+  r.over_time = window.over_time(bytes, clock.ticks_per_us);
   r.iterations = r.bandwidth->messages;
   if (v.pacing)
     r.bandwidth_rate = BandwidthRate{achieved_rate(v.pacing->rate, r.bandwidth->messages, bytes,

@@ -25,6 +25,17 @@ BandwidthWindow BandwidthWindow::timed(std::uint32_t duration_s, double ticks_pe
   return w;
 }
 
+void BandwidthWindow::keep_intervals(std::chrono::milliseconds interval, std::uint32_t duration_s,
+                                     double ticks_per_us) {
+  if (interval.count() <= 0) return;
+  interval_ticks_ = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(static_cast<double>(interval.count()) * 1e3 * ticks_per_us));
+  interval_capacity_ = duration_s ? static_cast<std::size_t>(duration_s) * 1000 /
+                                            static_cast<std::size_t>(interval.count()) + 1
+                                  : kCountedIntervals;
+  interval_edges_.reserve(interval_capacity_ + 2);  // with the opening edge and the tail's
+}
+
 void BandwidthWindow::mark(Mark& m, std::uint64_t now, std::uint64_t completed,
                            const std::vector<Lane>& lanes) {
   m.time = now;
@@ -41,12 +52,53 @@ void BandwidthWindow::start(std::uint64_t now) {
   peak_mark_completed_ = 0;
   peak_ticks_rate_ = 0;
   edges_passed_ = 0;
+  interval_edges_.clear();
+  intervals_cut_short_ = intervals_closed_ = false;
+  next_interval_ = next_edge_ = ~0ull;
   if (timed()) {
     // Until the window opens, nothing counts towards the peak either.
     peak_counting_ = false;
     deadline_ticks_ += now;
-    next_check_ = now + margin_ticks_;
+    next_edge_ = now + margin_ticks_;
+  } else {
+    open_intervals(now, 0);
   }
+  next_check_ = std::min(next_edge_, next_interval_);
+}
+
+void BandwidthWindow::open_intervals(std::uint64_t now, std::uint64_t completed) {
+  if (!interval_ticks_) return;
+  interval_edges_.push_back({now, completed});
+  next_interval_ = now + interval_ticks_;
+}
+
+void BandwidthWindow::note_interval(std::uint64_t now, std::uint64_t completed) {
+  // Room for the tail's edge stays free: the series ends at capacity whole
+  // intervals, and says so.
+  if (interval_edges_.size() > interval_capacity_) {
+    intervals_cut_short_ = true;
+    next_interval_ = ~0ull;
+    return;
+  }
+  interval_edges_.push_back({now, completed});
+  // From this poll, not from the nominal end: a poll late by a stall makes
+  // one long interval whose rate shows the stall.
+  next_interval_ = now + interval_ticks_;
+}
+
+void BandwidthWindow::close_intervals(std::uint64_t now, std::uint64_t completed) {
+  if (!interval_ticks_ || interval_edges_.empty()) return;
+  interval_edges_.push_back({now, completed});
+  intervals_closed_ = true;
+  next_interval_ = ~0ull;
+}
+
+bool BandwidthWindow::checkpoint(std::uint64_t now, std::uint64_t completed,
+                                 const std::vector<Lane>& lanes) {
+  if (now >= next_interval_) note_interval(now, completed);
+  const bool stop = now >= next_edge_ && edge(now, completed, lanes);
+  next_check_ = std::min(next_edge_, next_interval_);
+  return stop;
 }
 
 void BandwidthWindow::note_peak(std::uint64_t now, std::uint64_t completed) {
@@ -64,16 +116,18 @@ bool BandwidthWindow::edge(std::uint64_t now, std::uint64_t completed, const std
       peak_counting_ = true;
       peak_mark_time_ = now;
       peak_mark_completed_ = completed;
-      next_check_ = deadline_ticks_ - margin_ticks_;
+      open_intervals(now, completed);
+      next_edge_ = deadline_ticks_ - margin_ticks_;
       return false;
     case 1:  // the cool-down margin begins: the window closes
       note_peak(now, completed);
       mark(end_, now, completed, lanes);
       peak_counting_ = false;
-      next_check_ = deadline_ticks_;
+      close_intervals(now, completed);
+      next_edge_ = deadline_ticks_;
       return false;
     default:  // the deadline
-      next_check_ = ~0ull;
+      next_edge_ = ~0ull;
       return true;
   }
 }
@@ -82,6 +136,7 @@ void BandwidthWindow::finish(std::uint64_t now, std::uint64_t completed, const s
   if (timed()) return;  // the window's edges were marked on the way
   note_peak(now, completed);
   mark(end_, now, completed, lanes);
+  close_intervals(now, completed);
   edges_passed_ = 2;
 }
 
@@ -103,6 +158,18 @@ BandwidthFigures BandwidthWindow::figures(std::uint64_t bytes, double ticks_per_
     for (std::size_t i = 0; i < begin_.lanes.size(); ++i)
       b.per_qp_mb_per_s.push_back(static_cast<double>((end_.lanes[i] - begin_.lanes[i]) * bytes) / us);
   return b;
+}
+
+std::optional<BandwidthOverTime> BandwidthWindow::over_time(std::uint64_t bytes,
+                                                           double ticks_per_us) const {
+  if (!intervals_closed_) return std::nullopt;
+  std::vector<RateEdge> edges;
+  edges.reserve(interval_edges_.size());
+  const std::uint64_t origin = interval_edges_.front().time;
+  for (const auto& e : interval_edges_)
+    edges.push_back(RateEdge{static_cast<double>(e.time - origin) / ticks_per_us / 1e6, e.completed * bytes});
+  const double interval_ms = static_cast<double>(interval_ticks_) / ticks_per_us / 1e3;
+  return bandwidth_over_time(edges, interval_ms, /*last_is_tail=*/true, intervals_cut_short_);
 }
 
 }  // namespace rdmabench::detail

@@ -24,6 +24,7 @@ struct LoopView {
   const std::optional<Pacing>& pacing;  ///< client, --rate: the open loop's schedule
   Bootstrap& peer;                      ///< liveness and barriers; the loops send nothing else
   Milliseconds timeout;                 ///< the longest silence from the peer
+  Milliseconds interval;                ///< bandwidth over time: each interval's length; 0: none
 
   // The Connection's objects, by their names there.
   const Transport& transport;
@@ -51,8 +52,9 @@ struct LoopView {
 /// The view of `connection` for size `size_index` of `spec`.
 inline LoopView view_of(Role role, const TestSpec& spec, std::size_t size_index,
                         const std::optional<Pacing>& pacing, Bootstrap& peer, Milliseconds timeout,
-                        const Connection& c) {
+                        Milliseconds interval, const Connection& c) {
   return LoopView{role,           spec,         size_index,          pacing,      peer,        timeout,
+                  interval,
                   c.transport,    c.cq,         c.recv_cq,           c.qps,       c.peer_ahs,  c.peer_qpns,
                   c.local_buffer, c.exposed_buffer, c.local_mr,      c.exposed_mr, c.grh_buffer, c.grh_mr,
                   c.load,         c.remote,     c.plan.send_queue_depth, c.plan.receive_queue_depth,

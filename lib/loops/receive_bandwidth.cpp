@@ -89,6 +89,7 @@ SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, con
   BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
   BandwidthWindow window = BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us,
                                                   peak_span(v.spec.tx_depth, qps), qps);
+  window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "the peer's sends");
   explain_receive_shortage(v, dog);
   std::uint64_t first = 0, last = 0;
@@ -103,6 +104,7 @@ SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, con
   });
   if (v.spec.duration_s) {
     r.bandwidth = window.figures(bytes, clock.ticks_per_us);
+    r.over_time = window.over_time(bytes, clock.ticks_per_us);
     r.iterations = r.bandwidth->messages;
     r.warmup = 0;
     return r;

@@ -109,6 +109,7 @@ class ConsoleReporter final : public Reporter {
     } else if (!r.delivery) {
       fmt::print(out_, "#{:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
+    if (r.over_time) print_over_time(*r.over_time, r.server_bandwidth.has_value());
     if (r.delivery) {
       const auto& d = *r.delivery;
       fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote,
@@ -141,6 +142,21 @@ class ConsoleReporter final : public Reporter {
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
       fmt::print(out_, "{}per QP average[{}]:{}\n", kNote, context_.report_gbits ? "Gb/sec" : "MB/sec", each);
     }
+  }
+
+  /// Under the bandwidth rows: the spread of the interval rates, which an
+  /// average hides, and what was left out of them.
+  void print_over_time(const BandwidthOverTime& t, bool one_direction) {
+    const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
+    std::string left_out;
+    if (t.cut_short)
+      left_out = fmt::format(", the last {:.0f} ms left out (the series is full)", t.tail_ms);
+    else if (t.tail_ms > 0)
+      left_out = fmt::format(", the last {:.0f} ms (partial) left out", t.tail_ms);
+    fmt::print(out_, "{}over time{}: {} x {:g} ms{}: min {:.2f} p1 {:.2f} p50 {:.2f} {}, CV {:.1f}%\n",
+               kNote, one_direction ? " (this side's sending)" : "", t.mb_per_s.size(), t.interval_ms,
+               left_out, t.min_mb_per_s * scale, t.p1_mb_per_s * scale, t.p50_mb_per_s * scale,
+               context_.report_gbits ? "Gb/sec" : "MB/sec", t.cv * 100);
   }
 
   /// Under the response-time row: the schedule kept, the service time, and

@@ -106,6 +106,20 @@ const char* unit_name(RateUnit unit) {
   return "";
 }
 
+/// Bandwidth over time: the spread and the series it comes from.
+nlohmann::json to_json(const BandwidthOverTime& t) {
+  return {{"interval_ms", t.interval_ms},
+          {"intervals", t.mb_per_s.size()},
+          {"min_MBps", t.min_mb_per_s},
+          {"p1_MBps", t.p1_mb_per_s},
+          {"p50_MBps", t.p50_mb_per_s},
+          {"cv", t.cv},
+          {"tail_ms", t.tail_ms},
+          {"cut_short", t.cut_short},
+          {"series_MBps", t.mb_per_s},
+          {"series_ms", t.lengths_ms}};
+}
+
 /// --rate on a bandwidth test: target and achieved in the unit it was given
 /// in (payload bits, bytes or messages per second, unscaled).
 nlohmann::json to_json(const BandwidthRate& b) {
@@ -163,6 +177,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   if (r.load) j["load"] = to_json(*r.load);
   if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
   if (r.bandwidth && r.bandwidth_rate) j["bandwidth"]["rate"] = to_json(*r.bandwidth_rate);
+  if (r.bandwidth && r.over_time) j["bandwidth"]["over_time"] = to_json(*r.over_time);
   if (r.server_bandwidth) {
     // -b: "bandwidth" is what this side (the client) sent.
     j["bandwidth_server"] = to_json(*r.server_bandwidth);

@@ -1,6 +1,7 @@
 #include "lab.hpp"
 
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -108,6 +109,32 @@ JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& b
   REQUIRE(lines.size() == 1);
   result.client = lines[0];
   return result;
+}
+
+JsonLines run_with_stall(const std::string& binary, const Device& d, const Args& client_extra,
+                         bool stop_server) {
+  using namespace std::chrono_literals;
+  TempDir tmp;
+  const auto client_json = (tmp.path / "client.json").string();
+  const auto server_json = (tmp.path / "server.json").string();
+  Args client{"-d", d.name, "--timeout", "5", "-D", "4", "--json", client_json};
+  client.insert(client.end(), client_extra.begin(), client_extra.end());
+  auto p = start_pair(binary, {"-d", d.name, "--timeout", "5", "--json", server_json}, d.address, client);
+  INFO("client: " << p.client->describe());
+  INFO("server: " << p.server->describe());
+  REQUIRE(p.client->wait_for_output("#bytes", 30s));
+  Process& stopped = stop_server ? *p.server : *p.client;
+  std::this_thread::sleep_for(1500ms);
+  stopped.kill(SIGSTOP);
+  std::this_thread::sleep_for(200ms);
+  stopped.kill(SIGCONT);
+  REQUIRE(p.client->wait_for(60s) == 0);
+  REQUIRE(p.server->wait_for(30s) == 0);
+  const auto lines = read_json_lines(client_json);
+  REQUIRE(lines.size() == 1);
+  const auto server_lines = read_json_lines(server_json);
+  REQUIRE(server_lines.size() == 1);
+  return {lines[0], server_lines[0], p.client->out()};
 }
 
 Pair run_pair_ok(const std::string& binary, const Args& server_args,

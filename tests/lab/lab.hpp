@@ -74,6 +74,18 @@ struct JsonPair {
 JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& both,
                        const Args& client_only = {});
 
+/// Both sides' JSON lines of one run, and the client's console.
+struct JsonLines {
+  nlohmann::json client, server;
+  std::string client_out;
+};
+
+/// A `binary` pair on `d` with `client_extra`, one side stopped (SIGSTOP)
+/// for 200 ms about 1.5 s into the client's -D 4 run: the server when
+/// `stop_server`, else the client. Both must exit 0, with one JSON line each.
+JsonLines run_with_stall(const std::string& binary, const Device& d, const Args& client_extra,
+                         bool stop_server);
+
 /// Numeric rows of our console table (lines that start with the byte count).
 std::vector<std::vector<double>> table_rows(const std::string& text);
 

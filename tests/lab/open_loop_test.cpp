@@ -21,38 +21,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// The client's and the server's JSON lines of one run.
-struct JsonLines {
-  nlohmann::json client, server;
-};
-
-/// A `binary` pair with `client_extra`, one side stopped (SIGSTOP) for
-/// 200 ms about 1.5 s into the client's -D 4 run: the server when
-/// `stop_server`, else the client.
-JsonLines run_with_stall(const std::string& binary, const Device& d, const Args& client_extra, bool stop_server) {
-  TempDir tmp;
-  const auto client_json = (tmp.path / "client.json").string();
-  const auto server_json = (tmp.path / "server.json").string();
-  Args client{"-d", d.name, "--timeout", "5", "-D", "4", "--json", client_json};
-  client.insert(client.end(), client_extra.begin(), client_extra.end());
-  auto p = start_pair(binary, {"-d", d.name, "--timeout", "5", "--json", server_json}, d.address, client);
-  INFO("client: " << p.client->describe());
-  INFO("server: " << p.server->describe());
-  REQUIRE(p.client->wait_for_output("#bytes", 30s));
-  Process& stopped = stop_server ? *p.server : *p.client;
-  std::this_thread::sleep_for(1500ms);
-  stopped.kill(SIGSTOP);
-  std::this_thread::sleep_for(200ms);
-  stopped.kill(SIGCONT);
-  REQUIRE(p.client->wait_for(60s) == 0);
-  REQUIRE(p.server->wait_for(30s) == 0);
-  const auto lines = read_json_lines(client_json);
-  REQUIRE(lines.size() == 1);
-  const auto server_lines = read_json_lines(server_json);
-  REQUIRE(server_lines.size() == 1);
-  return {lines[0], server_lines[0]};
-}
-
 nlohmann::json read_lat_with_stall(const Device& d, const Args& client_extra) {
   return run_with_stall("rdma_read_lat", d, client_extra, false).client;
 }

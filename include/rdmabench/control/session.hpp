@@ -62,6 +62,9 @@ class Session {
   std::optional<Pacing> pacing;
   std::unique_ptr<Bootstrap> peer;  ///< the out-of-band path to the other side
   Milliseconds timeout{10000};      ///< the longest wait for the peer
+  /// Bandwidth tests: the length of each interval of bandwidth over time
+  /// (--interval); 0 keeps no intervals. This side's choice alone.
+  Milliseconds interval{100};
   /// The verbs objects; declared last, so torn down before the channel
   /// that would tell the peer why.
   Connection connection;

@@ -10,6 +10,7 @@
 #include "rdmabench/control/test_spec.hpp"
 #include "rdmabench/pacing/achieved_rate.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
+#include "rdmabench/stats/bandwidth_over_time.hpp"
 #include "rdmabench/stats/stats.hpp"
 #include "rdmabench/verbs/port_counters.hpp"
 
@@ -106,6 +107,9 @@ struct SizeResult {
   std::vector<MessageTimes> message_times;   ///< --rate, counted: each timed message
   std::optional<BandwidthFigures> bandwidth;
   std::optional<BandwidthRate> bandwidth_rate;  ///< --rate, bandwidth tests: the client's pace
+  /// Bandwidth tests: this side's rate per --interval over the timed part
+  /// (with -b, this side's sending alone); empty with fewer than two intervals.
+  std::optional<BandwidthOverTime> over_time;
   std::optional<LoadFigures> load;  ///< --load-qps, the client's latency
   /// With --cpu-util: each side's CPU over this size's loop (warmup
   /// included; bytes counted the same way). The server's reaches the client.

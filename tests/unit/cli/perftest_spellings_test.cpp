@@ -105,6 +105,18 @@ TEST_CASE("options: --report-gbits is a bandwidth option, refused by a latency b
   CHECK(parse_command_line(kWriteLat, {"--help"}).help_text.find("--report-gbits") == std::string::npos);
 }
 
+TEST_CASE("options: --interval is a bandwidth option, 0 or 10 ms to 10 minutes", "[options]") {
+  CHECK(parse_command_line(kWriteBw, {}).interval == std::chrono::milliseconds(100));
+  CHECK(parse_command_line(kWriteBw, {"--interval", "250"}).interval == std::chrono::milliseconds(250));
+  CHECK(parse_command_line(kWriteBw, {"--interval", "0"}).interval == std::chrono::milliseconds(0));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--interval", "5"}), UsageError,
+                         MessageContains("--interval 5 is out of range: expected 10 to 600000 ms (or 0: none)"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"--interval", "100"}), UsageError,
+                         MessageContains("--interval applies to the bandwidth tests; rdma_write_lat keeps "
+                                         "every latency sample instead"));
+  CHECK(parse_command_line(kWriteLat, {"--help"}).help_text.find("--interval") == std::string::npos);
+}
+
 TEST_CASE("options: each binary's help lists only what it takes, and refuses the rest by name", "[options]") {
   const auto lat_help = parse_command_line(kWriteLat, {"--help"}).help_text;
   const auto bw_help = parse_command_line(kWriteBw, {"--help"}).help_text;

@@ -84,3 +84,62 @@ TEST_CASE("bandwidth: -b adds both directions", "[bandwidth]") {
   CHECK(sum.message_rate_mpps == Approx(0.9));
   CHECK(sum.messages == 1800);
 }
+
+TEST_CASE("bandwidth window: a counted run keeps its intervals, a stall lengthens one", "[bandwidth]") {
+  auto w = BandwidthWindow::counted(1, 1);
+  w.keep_intervals(std::chrono::milliseconds(100), 0, 1.0);  // 100'000 ticks at one per us
+  w.start(0);
+  CHECK_FALSE(w.passed(50'000, 50, lanes_at({50})));
+  CHECK_FALSE(w.passed(100'000, 100, lanes_at({100})));  // the first interval ends
+  CHECK_FALSE(w.passed(150'000, 150, lanes_at({150})));
+  CHECK_FALSE(w.passed(200'000, 200, lanes_at({200})));  // the second
+  // Nothing reaped for 250 ms: the next poll ends a 350 ms interval.
+  CHECK_FALSE(w.passed(550'000, 250, lanes_at({250})));
+  w.finish(570'000, 260, lanes_at({260}));
+  const auto t = w.over_time(1'000'000, 1.0);  // 1 MB messages
+  REQUIRE(t);
+  REQUIRE(t->mb_per_s.size() == 3);
+  CHECK(t->mb_per_s[0] == Approx(1000.0));
+  CHECK(t->mb_per_s[2] == Approx(50.0 / 0.35));
+  CHECK(t->lengths_ms[2] == Approx(350.0));
+  CHECK(t->tail_ms == Approx(20.0));
+  CHECK(t->interval_ms == Approx(100.0));
+  CHECK(t->min_mb_per_s == Approx(50.0 / 0.35));
+}
+
+TEST_CASE("bandwidth window: a -D run's intervals lie inside its window", "[bandwidth]") {
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 1);
+  w.keep_intervals(std::chrono::milliseconds(1000), 10, 1.0);
+  w.start(0);
+  CHECK_FALSE(w.passed(999'999, 99, lanes_at({99})));  // warm-up margin: no interval
+  CHECK_FALSE(w.passed(1'000'000, 100, lanes_at({100})));  // the window opens
+  std::uint64_t done = 100;
+  for (std::uint64_t t = 2'000'000; t <= 9'000'000; t += 1'000'000)
+    CHECK_FALSE(w.passed(t, done += 100, lanes_at({done})));  // the last closes the window
+  CHECK(w.passed(10'000'000, 1000, lanes_at({1000})));
+  w.finish(10'000'000, 1000, lanes_at({1000}));
+  const auto t = w.over_time(1000, 1.0);
+  REQUIRE(t);
+  CHECK(t->mb_per_s.size() == 8);  // 1 s to 9 s
+  CHECK(t->min_mb_per_s == Approx(0.1));  // 100 messages of 1000 B a second
+  CHECK(t->tail_ms == 0);           // the window closed on an interval's end
+}
+
+TEST_CASE("bandwidth window: no intervals unless asked, and a full series says so", "[bandwidth]") {
+  auto plain = BandwidthWindow::counted(1, 1);
+  plain.start(0);
+  for (std::uint64_t t = 1; t <= 5; ++t) CHECK_FALSE(plain.passed(t * 1'000'000, t, lanes_at({t})));
+  plain.finish(6'000'000, 6, lanes_at({6}));
+  CHECK_FALSE(plain.over_time(1000, 1.0));
+
+  auto w = BandwidthWindow::counted(1, 1);
+  w.keep_intervals(std::chrono::milliseconds(10), 0, 1.0);  // 10'000 ticks
+  w.start(0);
+  const std::uint64_t polls = rdmabench::detail::kCountedIntervals + 5;
+  for (std::uint64_t i = 1; i <= polls; ++i) w.passed(i * 10'000, i, lanes_at({i}));
+  w.finish(polls * 10'000 + 1, polls, lanes_at({polls}));
+  const auto t = w.over_time(1000, 1.0);
+  REQUIRE(t);
+  CHECK(t->cut_short);
+  CHECK(t->mb_per_s.size() == rdmabench::detail::kCountedIntervals);
+}

@@ -659,6 +659,36 @@ TEST_CASE(
   CHECK(j["counters"]["moved"]["rcvd_seq_err"] == 3);
 }
 
+namespace {
+
+/// Three intervals, the last stretched by a stall, and a partial tail.
+rdmabench::BandwidthOverTime stalled_over_time() {
+  return *rdmabench::bandwidth_over_time(
+      {{0, 0}, {0.1, 100'000'000}, {0.2, 200'000'000}, {0.5, 250'000'000}, {0.53, 280'000'000}},
+      100, /*last_is_tail=*/true, false);
+}
+
+}  // namespace
+
+TEST_CASE("report: bandwidth over time under the row and in the JSON", "[report][over-time]") {
+  auto r = bandwidth_result();
+  r.over_time = stalled_over_time();
+  const auto text = console(context(false), {r});
+  CHECK_THAT(text, Catch::Contains("#         over time: 3 x 100 ms, the last 30 ms (partial) left out: "
+                                   "min 166.67 p1 166.67 p50 1000.00 MB/sec, CV 66.6%"));
+  std::ostringstream out;
+  render(*make_json_reporter(out), context(false), {r});
+  const auto j = nlohmann::json::parse(out.str());
+  const auto& t = j["bandwidth"]["over_time"];
+  CHECK(t["intervals"] == 3);
+  CHECK(t["min_MBps"].get<double>() == Approx(50.0 / 0.3));
+  CHECK(t["series_ms"][2].get<double>() == Approx(300.0));
+  CHECK(t["tail_ms"].get<double>() == Approx(30.0));
+  CHECK(t["cut_short"] == false);
+  // Without intervals (--interval 0, or a short run) neither says anything.
+  CHECK_THAT(console(context(false), {bandwidth_result()}), !Catch::Contains("over time"));
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
@@ -670,6 +700,7 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   both_ways.bidirectional = true;
   auto bidirectional = bandwidth_result();
   bidirectional.server_bandwidth = BandwidthFigures{0.0301, 12000.0, 10000.0, 0.152588, 4600, {}};
+  bidirectional.over_time = stalled_over_time();
   auto json = rdmabench::test::schema_sample_file("pair.jsonl");
   auto csv_file = rdmabench::test::schema_sample_file("pair.csv");
   const std::pair<RunContext, SizeResult> runs[] = {

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/topology/topology.hpp"
+#include "topology/sysfs_attribute.hpp"
 
 namespace fs = std::filesystem;
 
@@ -15,14 +15,7 @@ namespace rdmabench {
 
 namespace {
 
-/// The first line of a sysfs attribute, or empty when it cannot be read.
-std::optional<std::string> read_attribute(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  line.erase(line.find_last_not_of(" \t\r\n") + 1);
-  return line;
-}
+using detail::read_attribute;
 
 /// numa_node reads -1 when the platform does not say.
 std::optional<int> read_numa_node(const fs::path& device_dir) {

@@ -35,6 +35,7 @@ std::string device_who(const RdmaDevice& device) {
 /// The device's side of a path: its link, warnings, and the port's rate.
 PathCeiling device_side(const RdmaDevice& device, const RdmaPort* port) {
   PathCeiling path;
+  path.device_found = true;
   path.soft_device = device.is_virtual();
   if (device.pci) path.device_address = device.pci->address;
   path.device_link = device.link;

@@ -19,6 +19,7 @@ namespace rdmabench {
 
 /// What the header and the JSON context say about the path's ceiling.
 struct PathCeiling {
+  bool device_found = false;             ///< the device was in sysfs: the rest was looked for
   std::string device_address;            ///< the RDMA device's PCI address; empty for a soft device
   std::optional<PcieLink> device_link;   ///< empty: a soft device, or sysfs has no link
   std::string gpu_address;               ///< with GPU memory

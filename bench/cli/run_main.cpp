@@ -10,6 +10,7 @@
 #include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/system/cpu_governor.hpp"
 #include "rdmabench/engine/engine.hpp"
+#include "rdmabench/topology/path_ceiling.hpp"
 #include "rdmabench/topology/topology.hpp"
 #include "cli/main_frame.hpp"
 #include "cli/output_file.hpp"
@@ -84,6 +85,15 @@ std::string gpu_relationship(const Session& session) {
                      gpu->numa_node ? std::to_string(*gpu->numa_node) : "unknown");
 }
 
+/// The most this path can carry, from sysfs: the port's rate, the device's
+/// PCIe link and, with GPU memory, the GPU's.
+PathCeiling achievable_on(const Session& session) {
+  const Connection& link = session.connection;
+  const std::string gpu_address = link.memory ? link.memory->pci_address() : "";
+  return path_ceiling(scan_topology(), link.port.device, link.port.port, packet_headers(link.transport),
+                      link.path_mtu_bytes, gpu_address);
+}
+
 int run(const BenchmarkKind& kind, const CommandLine& cl) {
   const Notice notice = [&](const std::string& message) {
     std::cerr << kind.name << ": " << message << std::endl;
@@ -107,6 +117,7 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
     context.report_gbits = cl.report_gbits;
     describe_placement(*placement, context);
     context.gpu_relationship = gpu_relationship(session);
+    context.achievable = achievable_on(session);
     run_benchmark(session, clock, context, *outputs.reporter);
   };
   if (cl.is_client()) {

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <regex>
 
 #include "rdmabench/topology/topology.hpp"
 #include "rdmabench/verbs/device.hpp"
@@ -59,13 +58,6 @@ std::optional<std::uint32_t> gid_index_of_address(const PortAttributes& port, co
   for (const auto& entry : port.gids)
     if (entry.type == GidType::roce_v2 && entry.gid == *wanted) return entry.index;
   return std::nullopt;
-}
-
-std::optional<double> parse_port_rate(const std::string& sysfs_rate) {
-  static const std::regex rate(R"(^\s*([0-9]+(\.[0-9]+)?)\s*Gb/sec)");
-  std::smatch match;
-  if (!std::regex_search(sysfs_rate, match, rate)) return std::nullopt;
-  return std::stod(match[1].str());
 }
 
 std::vector<std::string> host_rdma_devices() {

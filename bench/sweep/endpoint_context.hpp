@@ -9,6 +9,7 @@
 
 #include "rdmabench/memory/memory.hpp"
 #include "rdmabench/sweep/record.hpp"
+#include "rdmabench/topology/port_rate.hpp"  // parse_port_rate, which the sweep reads the rate with
 #include "rdmabench/verbs/transport.hpp"
 
 namespace rdmabench::sweep_cli {
@@ -22,10 +23,6 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
 /// The GID index whose GID is `address` (a RoCEv2 GID of an IPv4 or IPv6
 /// address); empty when none is.
 std::optional<std::uint32_t> gid_index_of_address(const PortAttributes& port, const std::string& address);
-
-/// "100 Gb/sec (4X EDR)" from sysfs ports/N/rate -> 100; empty when the
-/// text has no rate (soft devices may not say).
-std::optional<double> parse_port_rate(const std::string& sysfs_rate);
 
 /// The host's RDMA devices, by name.
 std::vector<std::string> host_rdma_devices();

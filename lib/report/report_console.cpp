@@ -7,6 +7,7 @@
 
 #include <ostream>
 
+#include "rdmabench/report/figure_names.hpp"
 #include "rdmabench/report/report.hpp"
 
 namespace rdmabench {
@@ -62,6 +63,13 @@ class ConsoleReporter final : public Reporter {
     line("Clock", c.clock);
     if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
     if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
+    if (c.achievable.device_found) {
+      line("Achievable", describe(c.achievable));
+      if (c.achievable.device_link) line("PCIe link", fmt::format("{} {}", c.device, describe(*c.achievable.device_link)));
+      if (c.achievable.gpu_link)
+        line("GPU PCIe link", fmt::format("{} {}", c.achievable.gpu_address, describe(*c.achievable.gpu_link)));
+      for (const auto& warning : c.achievable.warnings) line("Warning", warning);
+    }
     if (!c.passive_wait.empty()) line("Server wait", c.passive_wait);
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
@@ -77,9 +85,11 @@ class ConsoleReporter final : public Reporter {
                  "99.9% percentile[usec]", "t_p90[usec]", "99.99% percentile[usec]", "#warmup");
     } else {
       const char* unit = c.report_gbits ? "Gb/sec" : "MB/sec";
-      fmt::print(out_, "#{:>8} {:>14} {:>19} {:>22} {:>15} {:>8}\n", "#bytes", "#iterations",
+      // "%achievable" goes last, and only where a ceiling is known, so that
+      // scripts that read perftest's first columns read the same ones.
+      fmt::print(out_, "#{:>8} {:>14} {:>19} {:>22} {:>15} {:>8}{}\n", "#bytes", "#iterations",
                  fmt::format("BW peak[{}]", unit), fmt::format("BW average[{}]", unit),
-                 "MsgRate[Mpps]", "#warmup");
+                 "MsgRate[Mpps]", "#warmup", c.achievable.ceiling ? fmt::format(" {:>12}", "%achievable") : "");
     }
     out_.flush();
   }
@@ -98,7 +108,9 @@ class ConsoleReporter final : public Reporter {
       if (r.open_loop) print_open_loop(*r.open_loop);
       if (r.load) fmt::print(out_, "{}\n", load_line(*r.load));
     } else if (r.bandwidth && r.server_bandwidth) {
-      print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)");
+      // Both directions together against both directions' ceilings: every
+      // link on the path is full duplex.
+      print_bandwidth(r, add_directions(*r.bandwidth, *r.server_bandwidth), "  both directions (peak: sum)", 2);
       print_bandwidth(r, *r.bandwidth, "  client -> server");
       print_bandwidth(r, *r.server_bandwidth, "  server -> client");
     } else if (r.bandwidth) {
@@ -132,11 +144,14 @@ class ConsoleReporter final : public Reporter {
   void end() override { fmt::print(out_, "{}\n", kRule); }
 
  private:
-  void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label) {
+  void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label, int directions = 1) {
     const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
-    fmt::print(out_, " {:>8} {:>14} {:>19.2f} {:>22.2f} {:>15.6f} {:>8}{}\n", r.bytes, b.messages,
+    const auto& ceiling = context_.achievable.ceiling;
+    const std::string share =
+        ceiling ? fmt::format(" {:>12.1f}", percent_of(*ceiling, figure_names::gbps_from_mbps(b.average_mb_per_s) / directions)) : "";
+    fmt::print(out_, " {:>8} {:>14} {:>19.2f} {:>22.2f} {:>15.6f} {:>8}{}{}\n", r.bytes, b.messages,
                b.peak_mb_per_s * scale, b.average_mb_per_s * scale, b.message_rate_mpps, r.warmup,
-               label);
+               share, label);
     if (b.per_qp_mb_per_s.size() > 1) {
       std::string each;
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);

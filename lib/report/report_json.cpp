@@ -70,6 +70,7 @@ nlohmann::json to_json(const RunContext& c) {
       {"gpu_relationship",
        c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
       {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+      {"achievable", c.achievable.device_found ? to_json(c.achievable) : nlohmann::json()},
       {"parameters", parameters_json(c.parameters)},
   };
 }
@@ -175,13 +176,23 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
   }
   if (r.open_loop) j["open_loop"] = to_json(*r.open_loop);
   if (r.load) j["load"] = to_json(*r.load);
-  if (r.bandwidth) j["bandwidth"] = to_json(*r.bandwidth);
+  // The share of the path's ceiling, beside each average; both directions
+  // together are measured against both directions' ceilings.
+  const auto& ceiling = c.achievable.ceiling;
+  auto with_share = [&](const BandwidthFigures& b, int directions) {
+    nlohmann::json figures = to_json(b);
+    if (ceiling)
+      figures["percent_of_achievable"] =
+          percent_of(*ceiling, figure_names::gbps_from_mbps(b.average_mb_per_s) / directions);
+    return figures;
+  };
+  if (r.bandwidth) j["bandwidth"] = with_share(*r.bandwidth, 1);
   if (r.bandwidth && r.bandwidth_rate) j["bandwidth"]["rate"] = to_json(*r.bandwidth_rate);
   if (r.bandwidth && r.over_time) j["bandwidth"]["over_time"] = to_json(*r.over_time);
   if (r.server_bandwidth) {
     // -b: "bandwidth" is what this side (the client) sent.
-    j["bandwidth_server"] = to_json(*r.server_bandwidth);
-    if (r.bandwidth) j["bandwidth_both"] = to_json(add_directions(*r.bandwidth, *r.server_bandwidth));
+    j["bandwidth_server"] = with_share(*r.server_bandwidth, 1);
+    if (r.bandwidth) j["bandwidth_both"] = with_share(add_directions(*r.bandwidth, *r.server_bandwidth), 2);
   }
   if (r.cpu_client || r.cpu_server) {
     j["cpu"] = {{"region", "warmup and timed iterations of this size"}};

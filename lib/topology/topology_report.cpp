@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "rdmabench/topology/path_ceiling.hpp"
 #include "rdmabench/topology/topology.hpp"
 
 namespace rdmabench {
@@ -36,6 +37,45 @@ std::string relationship_text(const Gpu& gpu, const RdmaDevice& nic) {
   return r ? to_string(*r) : "virt";
 }
 
+/// Every link trained below its maximum, devices first.
+std::vector<std::string> link_warnings(const Topology& t) {
+  std::vector<std::string> warnings;
+  for (const auto& d : t.rdma_devices)
+    if (d.link)
+      if (auto w = degraded_link_warning(*d.link, fmt::format("{} (PCI {})", d.name, d.pci->address)))
+        warnings.push_back(*w);
+  for (const auto& g : t.gpus)
+    if (g.link)
+      if (auto w = degraded_link_warning(*g.link, fmt::format("{} (PCI {})", gpu_name(g), g.pci.address)))
+        warnings.push_back(*w);
+  return warnings;
+}
+
+std::string link_text(const std::optional<PcieLink>& link) {
+  return link ? "PCIe " + describe(*link) : "PCIe link not in sysfs";
+}
+
+/// Each device's and GPU's link, and each port's ceiling with its arithmetic.
+void print_links(std::ostream& out, const Topology& t) {
+  if (t.rdma_devices.empty() && t.gpus.empty()) return;
+  fmt::print(out, "Links and achievable ceilings (payload; docs/methodology.md shows the arithmetic):\n");
+  for (const auto& d : t.rdma_devices) {
+    fmt::print(out, "  {:<12} {}\n", d.name, d.is_virtual() ? "no PCIe link (soft device)" : link_text(d.link));
+    for (const auto& port : d.ports)
+      fmt::print(out, "  {:<12}   port {}: {}, {}; achievable {}\n", "", port.number,
+                 port.rate.empty() ? "rate unknown" : port.rate,
+                 port.link_layer.empty() ? "link layer unknown" : port.link_layer,
+                 describe(port_path_ceiling(d, port)));
+  }
+  for (const auto& g : t.gpus) {
+    const auto ceiling = g.link ? pcie_ceiling(*g.link) : std::nullopt;
+    fmt::print(out, "  {:<12} {}{}\n", gpu_name(g), link_text(g.link),
+               ceiling ? fmt::format("; carries at most {:.1f} Gb/s ({})", ceiling->gbps, describe(*ceiling)) : "");
+  }
+  const auto warnings = link_warnings(t);
+  for (const auto& w : warnings) fmt::print(out, "Warning: {}\n", w);
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Topology& t) {
@@ -46,12 +86,22 @@ nlohmann::json to_json(const Topology& t) {
     nlohmann::json device = {{"name", d.name}, {"virtual", d.is_virtual()}, {"netdev", d.netdev},
                              {"numa_node", node_json(d.numa_node)}};
     if (d.pci) add_pci_json(device, *d.pci);
+    device["pcie_link"] = d.link ? to_json(*d.link) : nlohmann::json();
+    device["ports"] = nlohmann::json::array();
+    for (const auto& port : d.ports)
+      device["ports"].push_back({{"number", port.number},
+                                 {"rate", port.rate},
+                                 {"link_layer", port.link_layer},
+                                 {"achievable", to_json(port_path_ceiling(d, port))}});
     j["rdma_devices"].push_back(device);
   }
   for (const auto& g : t.gpus) {
     nlohmann::json gpu = {{"index", g.index}, {"vendor", g.vendor}, {"vendor_id", g.vendor_id},
                           {"device_id", g.device_id}, {"numa_node", node_json(g.numa_node)}};
     add_pci_json(gpu, g.pci);
+    gpu["pcie_link"] = g.link ? to_json(*g.link) : nlohmann::json();
+    const auto ceiling = g.link ? pcie_ceiling(*g.link) : std::nullopt;
+    gpu["pcie_achievable_Gbps"] = ceiling ? nlohmann::json(ceiling->gbps) : nlohmann::json();
     j["gpus"].push_back(gpu);
   }
   for (const auto& g : t.gpus)
@@ -66,6 +116,7 @@ nlohmann::json to_json(const Topology& t) {
   nlohmann::json legend = nlohmann::json::object();
   for (const auto r : kAllRelationships) legend[to_string(r)] = describe(r);
   j["legend"] = legend;
+  j["warnings"] = link_warnings(t);
   return j;
 }
 
@@ -90,6 +141,7 @@ void print_topology(std::ostream& out, const Topology& t) {
       fmt::print(out, "  {:<5} {:<7} {:<7} {:<14} {:>4}  {}\n", gpu_name(g), g.vendor, g.device_id,
                  g.pci.address, node_text(g.numa_node), path_text(g.pci));
   }
+  print_links(out, t);
   if (t.gpus.empty() || t.rdma_devices.empty()) return;
   fmt::print(out, "GPU x NIC:\n  {:<6}", "");
   for (const auto& d : t.rdma_devices) fmt::print(out, " {:>8}", d.name);

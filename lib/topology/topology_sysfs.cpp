@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/topology/topology.hpp"
+#include "topology/sysfs_attribute.hpp"
 
 namespace fs = std::filesystem;
 
@@ -15,14 +15,7 @@ namespace rdmabench {
 
 namespace {
 
-/// The first line of a sysfs attribute, or empty when it cannot be read.
-std::optional<std::string> read_attribute(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  line.erase(line.find_last_not_of(" \t\r\n") + 1);
-  return line;
-}
+using detail::read_attribute;
 
 /// numa_node reads -1 when the platform does not say.
 std::optional<int> read_numa_node(const fs::path& device_dir) {
@@ -65,17 +58,51 @@ std::string soft_device_netdev(const fs::path& ib_dir) {
   return {};
 }
 
+/// Ports as sysfs numbers them (ports/1, ports/2), each with its rate and
+/// link layer.
+std::vector<RdmaPort> read_ports(const fs::path& ib_dir) {
+  static const std::regex number("[0-9]{1,3}");
+  std::vector<RdmaPort> ports;
+  for (const auto& entry : sorted_entries(ib_dir / "ports")) {
+    const auto name = entry.filename().string();
+    if (!std::regex_match(name, number)) continue;
+    RdmaPort port;
+    port.number = std::stoi(name);
+    port.rate = read_attribute(entry / "rate").value_or("");
+    port.link_layer = read_attribute(entry / "link_layer").value_or("");
+    ports.push_back(std::move(port));
+  }
+  std::sort(ports.begin(), ports.end(), [](const RdmaPort& a, const RdmaPort& b) { return a.number < b.number; });
+  return ports;
+}
+
+std::optional<std::uint32_t> read_netdev_mtu(const fs::path& netdev_dir) {
+  const auto text = read_attribute(netdev_dir / "mtu");
+  if (!text) return std::nullopt;
+  try {
+    const long mtu = std::stol(*text);
+    return mtu > 0 && mtu < (1L << 20) ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(mtu)) : std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 RdmaDevice read_rdma_device(const fs::path& ib_dir) {
   RdmaDevice device;
   device.name = ib_dir.filename().string();
+  device.ports = read_ports(ib_dir);
   std::error_code ec;
   // PCI devices link to their function; soft devices live in devices/virtual.
   const auto function_dir = fs::canonical(ib_dir / "device", ec);
   if (!ec) device.pci = pci_location(function_dir);
   if (device.pci) {
     device.numa_node = read_numa_node(function_dir);
+    device.link = read_pcie_link(function_dir);
     const auto nets = sorted_entries(function_dir / "net");
-    if (!nets.empty()) device.netdev = nets.front().filename().string();
+    if (!nets.empty()) {
+      device.netdev = nets.front().filename().string();
+      device.netdev_mtu = read_netdev_mtu(nets.front());
+    }
   } else {
     device.netdev = soft_device_netdev(ib_dir);
   }
@@ -113,6 +140,7 @@ std::optional<Gpu> read_gpu(const fs::path& function_dir) {
   gpu.vendor_id = *vendor_id;
   gpu.device_id = read_attribute(function_dir / "device").value_or("");
   gpu.pci = std::move(*location);
+  gpu.link = read_pcie_link(function_dir);
   gpu.numa_node = read_numa_node(function_dir);
   return gpu;
 }

@@ -11,6 +11,7 @@
 #include "rdmabench/pacing/achieved_rate.hpp"
 #include "rdmabench/system/cpu_usage.hpp"
 #include "rdmabench/stats/bandwidth_over_time.hpp"
+#include "rdmabench/topology/path_ceiling.hpp"
 #include "rdmabench/stats/stats.hpp"
 #include "rdmabench/verbs/port_counters.hpp"
 
@@ -177,6 +178,10 @@ struct RunContext {
   /// With GPU memory on this side: the GPU's relationship to the device
   /// ("PIX: ..."), from the topology. Empty without a GPU.
   std::string gpu_relationship;
+  /// The most payload this path can carry: the port's rate and the local
+  /// device's PCIe link (and the GPU's, with GPU memory), each less its
+  /// overhead, and the links' warnings. Empty where sysfs was not read.
+  PathCeiling achievable;
   /// The agreed test parameters, written by name from their table
   /// (control/test_parameters.hpp) as the JSON context's `parameters`.
   TestSpec parameters;

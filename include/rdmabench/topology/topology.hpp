@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/topology/pcie_link.hpp"
+
 namespace rdmabench {
 
 /// A PCI function's place in the tree, from its /sys/devices path.
@@ -22,11 +24,21 @@ struct PciLocation {
   std::vector<std::string> path;
 };
 
+/// A port of an RDMA device, from its sysfs ports/N.
+struct RdmaPort {
+  int number = 1;
+  std::string rate;        ///< as sysfs writes it: "100 Gb/sec (4X EDR)"; empty when unreadable
+  std::string link_layer;  ///< "InfiniBand", "Ethernet"; empty when unreadable
+};
+
 /// An entry of /sys/class/infiniband.
 struct RdmaDevice {
   std::string name;                 ///< "mlx5_0", "rxe0"
   std::optional<PciLocation> pci;   ///< empty: a soft device (rxe, siw) with no PCI parent
+  std::optional<PcieLink> link;     ///< its PCI function's link; empty for a soft device
+  std::vector<RdmaPort> ports;      ///< by number
   std::string netdev;               ///< its network interface, empty when none is found
+  std::optional<std::uint32_t> netdev_mtu;  ///< that interface's MTU, where sysfs says
   std::optional<int> numa_node;     ///< empty: unknown (sysfs says -1, or virtual)
   bool is_virtual() const { return !pci.has_value(); }
 };
@@ -38,6 +50,7 @@ struct Gpu {
   std::string vendor_id;    ///< "0x10de"
   std::string device_id;    ///< "0x2330"
   PciLocation pci;
+  std::optional<PcieLink> link;
   std::optional<int> numa_node;
 };
 

@@ -6,12 +6,14 @@
 #include "csv_cells.hpp"
 #include "schema_samples.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "rdmabench/report/report.hpp"
+#include "rdmabench/topology/path_ceiling.hpp"
 
 using namespace rdmabench;
 
@@ -122,6 +125,19 @@ std::string field_ending_at(const std::string& row, std::size_t edge) {
 }
 
 const std::string kRule = "#" + std::string(86, '-');
+
+/// A bandwidth context on the recorded machine whose mlx5_0 trained Gen4 x8
+/// in a Gen5 x16 slot (tests/data/topology/degraded).
+RunContext on_degraded_link() {
+  RunContext c = context(false);
+  c.device = "mlx5_0";
+  c.transport = "InfiniBand";
+  c.link_layer = "InfiniBand";
+  c.mtu_bytes = 4096;
+  const auto sysfs = std::filesystem::path(RDMABENCH_TEST_DATA) / "topology" / "degraded";
+  c.achievable = path_ceiling(scan_topology(sysfs), "mlx5_0", 1, PacketHeaders::infiniband, 4096);
+  return c;
+}
 
 const std::string kContextBlock =
     "# Device          : rxe0, port 1\n"
@@ -703,8 +719,11 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   bidirectional.over_time = stalled_over_time();
   auto json = rdmabench::test::schema_sample_file("pair.jsonl");
   auto csv_file = rdmabench::test::schema_sample_file("pair.csv");
+  auto both_ways_degraded = on_degraded_link();
+  both_ways_degraded.bidirectional = true;
   const std::pair<RunContext, SizeResult> runs[] = {
-      {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional}};
+      {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
+      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
   bool header = true;
   for (const auto& [c, r] : runs) {
     std::ostringstream lines, rows;
@@ -716,4 +735,65 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   }
   CHECK(json.good());
   CHECK(csv_file.good());
+}
+
+TEST_CASE("report: the header gives the achievable ceiling and a degraded link's warning", "[report][ceiling]") {
+  const RunContext c = on_degraded_link();
+  REQUIRE(c.achievable.ceiling.has_value());
+  const auto text = console(c, {bandwidth_result()});
+  CHECK_THAT(text, Catch::Contains("# Achievable      : " + describe(c.achievable) + "\n"));
+  CHECK_THAT(text, Catch::Contains("limited by PCIe Gen4 x8 (port 400 Gb/s less InfiniBand headers at MTU 4096:"));
+  CHECK_THAT(text, Catch::Contains("# PCIe link       : mlx5_0 Gen4 x8 (max Gen5 x16), MPS 256, MRRS 4096\n"));
+  CHECK_THAT(text, Catch::Contains("# Warning         : mlx5_0 (PCI 0000:02:00.0) trained its PCIe link at Gen4 x8, "
+                                   "below its maximum Gen5 x16"));
+  // The share sits in a last column, after perftest's, on the row's numbers.
+  const auto lines = lines_of(text);
+  const auto header = std::find_if(lines.begin(), lines.end(),
+                                   [](const std::string& l) { return l.find("#bytes") != std::string::npos; });
+  REQUIRE(header != lines.end());
+  CHECK_THAT(*header, Catch::EndsWith("#warmup  %achievable"));
+  const std::string& row = *(header + 1);
+  const double share = 100.0 * (11250.0 * 8 / 1000) / c.achievable.ceiling->gbps;
+  CHECK(field_ending_at(row, right_edge(*header, "%achievable")) == fmt::format("{:.1f}", share));
+  CHECK(field_ending_at(row, right_edge(*header, "BW average[MB/sec]")) == "11250.00");
+}
+
+TEST_CASE("report: a soft device's ceiling is its port's, and the header says so", "[report][ceiling]") {
+  Topology soft;
+  RdmaDevice rxe;
+  rxe.name = "rxe0";
+  rxe.ports.push_back({1, "10 Gb/sec (1X QDR)", "Ethernet"});
+  soft.rdma_devices.push_back(rxe);
+  RunContext c = context(false);
+  c.achievable = path_ceiling(soft, "rxe0", 1, PacketHeaders::roce_v2_ipv4, 1024);
+  const auto text = console(c, {bandwidth_result()});
+  CHECK_THAT(text, Catch::Contains("limited by the port (port 10 Gb/s less RoCEv2 (IPv4) headers at MTU 1024: "));
+  CHECK_THAT(text, Catch::Contains("; soft device: no PCIe link, the port's rate alone\n"));
+  CHECK_THAT(text, !Catch::Contains("# PCIe link"));
+  CHECK_THAT(text, !Catch::Contains("# Warning"));
+}
+
+TEST_CASE("report: JSON keeps the ceiling in the context and the share per size", "[report][ceiling]") {
+  std::ostringstream out;
+  auto c = on_degraded_link();
+  c.bidirectional = true;
+  auto both = bandwidth_result();
+  both.server_bandwidth = BandwidthFigures{0.0301, 12000.0, 10000.0, 0.152588, 4600, {}};
+  render(*make_json_reporter(out), c, {both});
+  const auto j = nlohmann::json::parse(lines_of(out.str()).at(0));
+  const double ceiling = j["context"]["achievable"]["Gbps"].get<double>();
+  CHECK(ceiling == Approx(c.achievable.ceiling->gbps));
+  CHECK(j["context"]["achievable"]["limited_by"] == "device_pcie");
+  CHECK(j["context"]["achievable"]["device_link"]["width"] == 8);
+  CHECK(j["context"]["achievable"]["warnings"].size() == 1);
+  CHECK(j["bandwidth"]["percent_of_achievable"].get<double>() == Approx(100 * 90.0 / ceiling));
+  CHECK(j["bandwidth_server"]["percent_of_achievable"].get<double>() == Approx(100 * 80.0 / ceiling));
+  // Both directions against both directions' ceilings.
+  CHECK(j["bandwidth_both"]["percent_of_achievable"].get<double>() == Approx(100 * 170.0 / (2 * ceiling)));
+  // Where sysfs was not read, neither is there.
+  std::ostringstream plain;
+  render(*make_json_reporter(plain), context(false), {bandwidth_result()});
+  const auto p = nlohmann::json::parse(lines_of(plain.str()).at(0));
+  CHECK(p["context"]["achievable"].is_null());
+  CHECK_FALSE(p["bandwidth"].contains("percent_of_achievable"));
 }

@@ -204,9 +204,3 @@ TEST_CASE("rdma_sweep contexts: the GPU's relation to the NIC, as far as known",
   by_address.cuda_bus_id = "0000:ff:1f.7";
   CHECK_THAT(gpu_relation_of(by_address, "mlx5_0"), Catch::Contains("0000:ff:1f.7 is not in sysfs"));
 }
-
-TEST_CASE("rdma_sweep contexts: port rates from sysfs text", "[unit][sweep]") {
-  CHECK(parse_port_rate("100 Gb/sec (4X EDR)") == 100.0);
-  CHECK(parse_port_rate("2.5 Gb/sec (1X SDR)") == 2.5);
-  CHECK_FALSE(parse_port_rate("unknown"));
-}

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/topology/path_ceiling.hpp"
 #include "rdmabench/topology/topology.hpp"
 #include "test_helpers.hpp"
 
@@ -157,4 +158,86 @@ TEST_CASE("topology: classification by path alone", "[topology]") {
   CHECK(classify(gpu, 0, far, 0) == PciRelationship::node);
   CHECK(classify(gpu, 0, far, 1) == PciRelationship::sys);
   CHECK(classify(gpu, std::nullopt, far, 0) == PciRelationship::sys);
+}
+
+TEST_CASE("topology: PCIe links, MaxPayload where config space is readable, port rates", "[topology][pcie]") {
+  const auto t = scan_topology(sysfs_fixture("degraded"));
+  const RdmaDevice* narrow = find_rdma_device(t, "mlx5_0");
+  REQUIRE(narrow != nullptr);
+  REQUIRE(narrow->link.has_value());
+  CHECK(narrow->link->speed_gts == 16.0);
+  CHECK(narrow->link->width == 8);
+  CHECK(narrow->link->max_speed_gts == 32.0);
+  CHECK(narrow->link->max_width == 16);
+  CHECK(narrow->link->max_payload_bytes == 256u);
+  CHECK(narrow->link->max_read_request_bytes == 4096u);
+  REQUIRE(narrow->ports.size() == 1);
+  CHECK(narrow->ports[0].rate == "400 Gb/sec (4X NDR)");
+  CHECK(narrow->ports[0].link_layer == "InfiniBand");
+  const RdmaDevice* roce = find_rdma_device(t, "mlx5_1");
+  CHECK(roce->netdev_mtu == 9000u);
+  CHECK_FALSE(trained_below_max(*roce->link));
+  // The GPU's config space reads 64 bytes, as for a user who is not root.
+  REQUIRE(t.gpus.size() == 1);
+  REQUIRE(t.gpus[0].link.has_value());
+  CHECK_FALSE(t.gpus[0].link->max_payload_bytes.has_value());
+  CHECK(describe(*t.gpus[0].link) == "Gen5 x16, MPS not readable, MRRS not readable");
+  // The older trees record no link: none is made up.
+  CHECK_FALSE(find_rdma_device(scan_topology(sysfs_fixture("sys")), "mlx5_0")->link.has_value());
+  // rxe0's recorded port has a GID table but no rate: an empty rate, not a guess.
+  const auto soft = scan_topology(sysfs_fixture("soft_lab"));
+  REQUIRE(soft.rdma_devices[0].ports.size() == 1);
+  CHECK(soft.rdma_devices[0].ports[0].rate.empty());
+  CHECK_FALSE(soft.rdma_devices[0].link.has_value());
+}
+
+TEST_CASE("topology: a link trained below its maximum is warned of, on the console and in JSON",
+          "[topology][pcie]") {
+  const auto t = scan_topology(sysfs_fixture("degraded"));
+  std::ostringstream out;
+  print_topology(out, t);
+  CHECK_THAT(out.str(), Catch::Contains("mlx5_0       PCIe Gen4 x8 (max Gen5 x16), MPS 256, MRRS 4096"));
+  CHECK_THAT(out.str(), Catch::Contains("Warning: mlx5_0 (PCI 0000:02:00.0) trained its PCIe link at Gen4 x8, "
+                                        "below its maximum Gen5 x16"));
+  CHECK_THAT(out.str(), !Catch::Contains("Warning: mlx5_1"));
+  const auto j = to_json(t);
+  REQUIRE(j["warnings"].size() == 1);
+  CHECK(j["rdma_devices"][0]["pcie_link"]["trained_below_max"] == true);
+  CHECK(j["rdma_devices"][0]["pcie_link"]["max_payload_bytes"] == 256);
+  CHECK(j["gpus"][0]["pcie_link"]["max_payload_bytes"].is_null());
+  const auto& achievable = j["rdma_devices"][0]["ports"][0]["achievable"];
+  CHECK(achievable["limited_by"] == "device_pcie");
+  CHECK(achievable["limited_by_text"] == "PCIe Gen4 x8");
+  CHECK(achievable["Gbps"].get<double>() == Approx(achievable["device_pcie"]["Gbps"].get<double>()));
+  CHECK(j["rdma_devices"][1]["ports"][0]["achievable"]["limited_by"] == "port");
+}
+
+TEST_CASE("topology: a run's path ceiling, with GPU memory and on a soft device", "[topology][ceiling]") {
+  const auto t = scan_topology(sysfs_fixture("degraded"));
+  // mlx5_1 at Gen5 x16 with the GPU at Gen5 x16 but an unreadable MPS:
+  // 256 B assumed, still above the 200 Gb/s port.
+  const auto gpu_path = path_ceiling(t, "mlx5_1", 1, PacketHeaders::roce_v2_ipv6, 4096, "0000:01:00.0");
+  REQUIRE(gpu_path.ceiling.has_value());
+  CHECK(gpu_path.ceiling->limited_by == CeilingLimit::port);
+  CHECK(gpu_path.ceiling->port->headers == PacketHeaders::roce_v2_ipv6);
+  REQUIRE(gpu_path.ceiling->gpu_pcie.has_value());
+  CHECK(gpu_path.ceiling->gpu_pcie->payload_assumed);
+  CHECK(gpu_path.gpu_link.has_value());
+  CHECK(gpu_path.warnings.empty());
+  const auto narrow = path_ceiling(t, "mlx5_0", 1, PacketHeaders::infiniband, 2048);
+  CHECK(narrow.ceiling->limited_by == CeilingLimit::device_pcie);
+  CHECK_FALSE(narrow.ceiling->port->mtu_assumed);
+  REQUIRE(narrow.warnings.size() == 1);
+  // A soft device: the port alone, and the summary says why.
+  Topology soft;
+  RdmaDevice rxe;
+  rxe.name = "rxe0";
+  rxe.ports.push_back({1, "10 Gb/sec (1X QDR)", "Ethernet"});
+  soft.rdma_devices.push_back(rxe);
+  const auto path = path_ceiling(soft, "rxe0", 1, PacketHeaders::roce_v2_ipv4, 1024);
+  CHECK(path.soft_device);
+  REQUIRE(path.ceiling.has_value());
+  CHECK(path.ceiling->gbps == Approx(10.0 * 1024 / (1024 + 82)));
+  CHECK_THAT(describe(path), Catch::EndsWith("soft device: no PCIe link, the port's rate alone"));
+  CHECK_FALSE(path_ceiling(soft, "rxe0", 2, PacketHeaders::roce_v2_ipv4, 1024).ceiling.has_value());
 }

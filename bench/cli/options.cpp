@@ -11,6 +11,7 @@
 
 #include "cli/combinations.hpp"
 #include "cli/side_options.hpp"
+#include "cli/soak_options.hpp"
 #include "cli/table_options.hpp"
 
 namespace po = boost::program_options;
@@ -56,6 +57,7 @@ struct RawOptions {
   int tcp_port = 18515;
   double timeout_s = 10;
   long long interval_ms = 100;
+  SoakRaw soak;
 };
 
 /// The spec a binary runs when no option changes it.
@@ -111,6 +113,7 @@ po::options_description test_options(RawOptions& raw, const TestSpec& defaults,
        "servers answer each message as it arrives (writes carry immediate data: not on iWARP)")
       ("burst", po::value(&raw.burst), "with --rate: at most this many messages leave at once when "
        "catching up after a stall (default 1)");
+  declare_soak_options(test, raw.soak);
   declare_table_options(test, hidden, OptionGroup::test, defaults);
   return test;
 }
@@ -357,6 +360,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
     throw UsageError(fmt::format("--report-gbits applies to the bandwidth tests; {} reports latency in usec",
                                  kind.name));
   apply_interval(raw, vm, kind, cl);
+  apply_soak_options(vm, raw.soak, cl);
   apply_pacing(raw, vm, kind, cl);
   check_combinations(kind, vm, cl);
   return cl;

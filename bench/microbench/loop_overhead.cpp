@@ -35,7 +35,7 @@ constexpr std::uint32_t kNeverSeconds = 3600;
 /// A -D recorder whose window is the whole run from the first stamp, so that
 /// every stamp takes the dearer path into the histogram.
 TimedRecorder recorder_keeping_all(Histogram& histogram, double ticks_per_us) {
-  TimedRecorder recorder(histogram, kNeverSeconds, ticks_per_us);
+  TimedRecorder recorder(histogram, kNeverSeconds, ticks_per_us, 0.1);
   recorder.margin_ticks = 0;
   return recorder;
 }

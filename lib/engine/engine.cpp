@@ -10,9 +10,11 @@
 #include "control/heartbeat.hpp"
 #include "system/pause_points.hpp"
 #include "engine/peer_figures.hpp"
+#include "engine/soak.hpp"
 #include "engine/validate.hpp"
 #include "loops/load_receives.hpp"
 #include "loops/loop_kit.hpp"
+#include "rdmabench/system/stop_signals.hpp"
 #include "rdmabench/verbs/port_counters.hpp"
 #include "loops/loop_table.hpp"
 #include "system/idle_priority_spinner.hpp"
@@ -159,9 +161,85 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   return c;
 }
 
+namespace {
+
+/// One size, or one period of a soak at barrier round `round`: the port
+/// counters around it, the barriers, the timed loops and what the sides
+/// exchange after them.
+SizeResult run_round(Session& s, const ClockInfo& clock, Reporter& reporter, std::size_t i,
+                     std::size_t round) {
+  const auto bytes = s.spec.sizes[i];
+  const bool ping_pong = !server_is_passive(s.spec);
+  const detail::LoopView view = loop_view(s, i);
+  // Only a target polled by its last byte is reset (with the CPU): with
+  // --write-with-imm it may be GPU memory, which the CPU cannot touch.
+  if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
+      !writes_with_immediate(s.spec))
+    detail::reset_latency_target(view, bytes);
+  // Read before the start barrier, so that the peer's loop starts no
+  // sooner than ours; after the end barrier, once both are done.
+  const auto counters_before =
+      read_port_counters(s.connection.port.device, s.connection.port.port);
+  s.peer->barrier(start_barrier(round), s.timeout);
+  reporter.size_started(bytes);
+  const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
+  if (round == 0) detail::pause_point("mid-run");
+  SizeResult result = detail::measure_under_load(view, bytes, clock);
+  if (round == 0) detail::pause_point("end-of-size");
+  std::optional<CpuSnapshot> cpu_after;
+  // A passive server answers only when the client is done, so that
+  // nothing arrives on the control connection during the timed loop;
+  // its CPU region is that wait, the span of the client's loop.
+  if (!ping_pong && s.role == Role::server) {
+    // As long as the client's size takes, while its heartbeats come.
+    s.peer->answer_barrier(start_barrier(round) + 1, s.timeout);
+    if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
+  } else {
+    if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
+    s.peer->barrier(start_barrier(round) + 1, s.timeout);
+  }
+  if (!counters_before.source.empty())
+    result.counters = counter_deltas(
+        counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
+  if (s.spec.bidirectional) detail::exchange_bandwidth_figures(s, result);
+  if (cpu_after) {
+    const double region_s = cpu_after->wall_s - cpu_before.wall_s;
+    exchange_cpu_figures(
+        s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, warmup_for_size(s.spec, i), result, region_s)), result);
+  }
+  if (s.spec.validate) {
+    detail::validate_size(view, *s.connection.memory, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(round));
+    result.validated = true;
+  }
+  return result;
+}
+
+/// --run-infinitely: the one size in periods of -D seconds, each reported
+/// as it ends, until a stop signal on either side; then the summary.
+void run_soak(Session& s, const ClockInfo& clock, Reporter& reporter) {
+  detail::SoakTotals totals;
+  for (std::uint64_t period = 1;; ++period) {
+    SizeResult result = run_round(s, clock, reporter, 0, static_cast<std::size_t>(period - 1));
+    result.period = period;
+    result.period_cut_short = StopSignals::flag().load();
+    totals.add(result);
+    reporter.size_done(result);
+    const auto decision = detail::agree_to_go_on(s, !StopSignals::flag().load());
+    if (!decision.go_on) {
+      reporter.soak_done(totals.summary(decision.stopped_by));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context,
                    Reporter& reporter) {
   try {
+    // A soak ends on SIGINT or SIGTERM at either side, with its summary.
+    std::optional<StopSignals> stop_signals;
+    if (s.spec.run_infinitely) stop_signals.emplace();
     reporter.begin(context);
     // From here on each side says it is alive, so that no wait for the
     // other, however long its work, outlasts a stopped or vanished peer.
@@ -175,51 +253,11 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     std::optional<detail::LoadReceives> load_receives;
     if (s.role == Role::server && !s.connection.load.qps.empty() && s.spec.load_op == LoadOp::send)
       load_receives.emplace(loop_view(s, 0));
-    for (std::size_t i = 0; i < s.spec.sizes.size(); ++i) {
-      const auto bytes = s.spec.sizes[i];
-      const bool ping_pong = !server_is_passive(s.spec);
-      const detail::LoopView view = loop_view(s, i);
-      // Only a target polled by its last byte is reset (with the CPU): with
-      // --write-with-imm it may be GPU memory, which the CPU cannot touch.
-      if (s.spec.operation == Operation::write && s.spec.measurement == Measurement::latency &&
-          !writes_with_immediate(s.spec))
-        detail::reset_latency_target(view, bytes);
-      // Read before the start barrier, so that the peer's loop starts no
-      // sooner than ours; after the end barrier, once both are done.
-      const auto counters_before =
-          read_port_counters(s.connection.port.device, s.connection.port.port);
-      s.peer->barrier(start_barrier(i), s.timeout);
-      reporter.size_started(bytes);
-      const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
-      if (i == 0) detail::pause_point("mid-run");
-      SizeResult result = detail::measure_under_load(view, bytes, clock);
-      if (i == 0) detail::pause_point("end-of-size");
-      std::optional<CpuSnapshot> cpu_after;
-      // A passive server answers only when the client is done, so that
-      // nothing arrives on the control connection during the timed loop;
-      // its CPU region is that wait, the span of the client's loop.
-      if (!ping_pong && s.role == Role::server) {
-        // As long as the client's size takes, while its heartbeats come.
-        s.peer->answer_barrier(start_barrier(i) + 1, s.timeout);
-        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
-      } else {
-        if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
-        s.peer->barrier(start_barrier(i) + 1, s.timeout);
-      }
-      if (!counters_before.source.empty())
-        result.counters = counter_deltas(
-            counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
-      if (s.spec.bidirectional) detail::exchange_bandwidth_figures(s, result);
-      if (cpu_after) {
-        const double region_s = cpu_after->wall_s - cpu_before.wall_s;
-        exchange_cpu_figures(
-            s, cpu_usage_between(cpu_before, *cpu_after, bytes_moved(s.spec, warmup_for_size(s.spec, i), result, region_s)), result);
-      }
-      if (s.spec.validate) {
-        detail::validate_size(view, *s.connection.memory, bytes, kValidationBarriers + 4 * static_cast<std::uint32_t>(i));
-        result.validated = true;
-      }
-      reporter.size_done(result);
+    if (s.spec.run_infinitely) {
+      run_soak(s, clock, reporter);
+    } else {
+      for (std::size_t i = 0; i < s.spec.sizes.size(); ++i)
+        reporter.size_done(run_round(s, clock, reporter, i, i));
     }
     if (load_receives) load_receives->finish();
     reporter.end();

@@ -17,6 +17,7 @@
 #include "loops/receive_replenisher.hpp"
 #include "rdmabench/pacing/achieved_rate.hpp"
 #include "rdmabench/pacing/pacer.hpp"
+#include "rdmabench/system/stop_signals.hpp"
 #include "loops/poll_batch.hpp"
 
 namespace rdmabench::detail {
@@ -252,8 +253,10 @@ SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const Clock
   const std::uint64_t span = peak_span(depth, qps);
   BandwidthWindow untimed(BandwidthWindow::counted(span, qps));
   BandwidthWindow window =
-      v.spec.duration_s ? BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us, span, qps)
+      v.spec.duration_s ? BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us, span, qps,
+                                                 untimed_margin_share(v.spec))
                         : BandwidthWindow::counted(span, qps);
+  if (v.spec.run_infinitely) window.stop_early_on(StopSignals::flag());
   window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "completions");
   explain_receive_shortage(v, dog);

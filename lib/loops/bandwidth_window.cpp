@@ -17,11 +17,11 @@ BandwidthWindow BandwidthWindow::counted(std::uint64_t peak_span, std::size_t la
 }
 
 BandwidthWindow BandwidthWindow::timed(std::uint32_t duration_s, double ticks_per_us,
-                                       std::uint64_t peak_span, std::size_t lanes) {
+                                       std::uint64_t peak_span, std::size_t lanes, double margin_share) {
   BandwidthWindow w = counted(peak_span, lanes);
   const double ticks = static_cast<double>(duration_s) * 1e6 * ticks_per_us;
   w.deadline_ticks_ = static_cast<std::uint64_t>(ticks);
-  w.margin_ticks_ = static_cast<std::uint64_t>(ticks / 10);
+  w.margin_ticks_ = static_cast<std::uint64_t>(ticks * margin_share);
   return w;
 }
 
@@ -96,9 +96,20 @@ void BandwidthWindow::close_intervals(std::uint64_t now, std::uint64_t completed
 bool BandwidthWindow::checkpoint(std::uint64_t now, std::uint64_t completed,
                                  const std::vector<Lane>& lanes) {
   if (now >= next_interval_) note_interval(now, completed);
+  // A stop signal in a soak: the edges still to come are due now, one per
+  // checkpoint (the window closes here, the deadline at the next poll).
+  if (stop_requested(completed)) next_edge_ = now;
   const bool stop = now >= next_edge_ && edge(now, completed, lanes);
+  if (!stop && stop_requested(completed)) next_edge_ = now;
   next_check_ = std::min(next_edge_, next_interval_);
   return stop;
+}
+
+bool BandwidthWindow::stop_requested(std::uint64_t completed) const {
+  if (!stop_early_ || !stop_early_->load(std::memory_order_relaxed)) return false;
+  // Not before the window holds a message: a period without one would
+  // have no figures to report.
+  return edges_passed_ == 2 || (edges_passed_ == 1 && completed > begin_.completed);
 }
 
 void BandwidthWindow::note_peak(std::uint64_t now, std::uint64_t completed) {

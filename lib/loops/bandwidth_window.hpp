@@ -10,6 +10,7 @@
 // kept before timing: bandwidth over time.
 #include <infiniband/verbs.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -48,9 +49,15 @@ class BandwidthWindow {
   /// Everything from start() to finish() is timed. `lanes`: the QPs whose
   /// shares are kept (allocated here, so that start() allocates nothing).
   static BandwidthWindow counted(std::uint64_t peak_span, std::size_t lanes);
-  /// A -D run of `duration_s`: the middle eight tenths are timed.
+  /// A -D run of `duration_s`: all but `margin_share` of it at either end
+  /// is timed (untimed_margin_share: a tenth, none in a soak).
   static BandwidthWindow timed(std::uint32_t duration_s, double ticks_per_us, std::uint64_t peak_span,
-                               std::size_t lanes);
+                               std::size_t lanes, double margin_share);
+
+  /// A soak: from here on, a set `stop` (a stop signal) ends the run at the
+  /// next checkpoint (an interval's end, or the window's edges), as the
+  /// deadline would, and the timed part ends there.
+  void stop_early_on(const std::atomic<bool>& stop) { stop_early_ = &stop; }
 
   bool timed() const { return deadline_ticks_ != 0; }
 
@@ -93,6 +100,7 @@ class BandwidthWindow {
     std::vector<std::uint64_t> lanes;
   };
   bool checkpoint(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
+  bool stop_requested(std::uint64_t completed) const;
   bool edge(std::uint64_t now, std::uint64_t completed, const std::vector<Lane>& lanes);
   void open_intervals(std::uint64_t now, std::uint64_t completed);
   void note_interval(std::uint64_t now, std::uint64_t completed);
@@ -118,6 +126,7 @@ class BandwidthWindow {
     std::uint64_t completed = 0;
   };
   std::vector<IntervalEdge> interval_edges_;
+  const std::atomic<bool>* stop_early_ = nullptr;
   std::uint64_t interval_ticks_ = 0;  ///< 0: no intervals kept
   std::size_t interval_capacity_ = 0;
   bool intervals_cut_short_ = false;

@@ -50,10 +50,10 @@ struct TimedRecorder {
   std::uint64_t begin = 0, end = 0, deadline = 0;  ///< set at the first stamp
   std::uint64_t previous = 0;
 
-  TimedRecorder(Histogram& h, std::uint32_t duration_s, double ticks_per_us)
+  TimedRecorder(Histogram& h, std::uint32_t duration_s, double ticks_per_us, double margin_share)
       : histogram(&h),
         duration_ticks(static_cast<std::uint64_t>(duration_s * 1e6 * ticks_per_us)),
-        margin_ticks(duration_ticks / 10) {}
+        margin_ticks(static_cast<std::uint64_t>(static_cast<double>(duration_ticks) * margin_share)) {}
 
   bool last(std::uint64_t i, std::uint64_t now) const { return i > 0 && now >= deadline; }
   void record(std::uint64_t i, std::uint64_t now) {
@@ -80,7 +80,7 @@ template <typename Loop>
 SizeResult time_ping_pong(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock, Loop loop) {
   if (v.spec.duration_s) {
     Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us);
+    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us, untimed_margin_share(v.spec));
     with_clock(clock, [&]<typename Clock>() { loop.template operator()<Clock>(recorder); });
     return histogram_result(result_header(v, bytes), histogram, clock.ticks_per_us, 2.0);
   }

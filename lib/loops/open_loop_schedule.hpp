@@ -81,7 +81,7 @@ SizeResult run_open_loop(const LoopView& v, std::uint64_t bytes, const ClockInfo
   };
   if (v.spec.duration_s) {
     TimedOpenLoopSink sink(v.spec.duration_s, schedule.ticks_per_message, schedule.late_threshold_ticks,
-                           clock.ticks_per_us);
+                           clock.ticks_per_us, untimed_margin_share(v.spec));
     run(sink);
     return sink.result(std::move(r), *v.pacing, schedule.per_second, clock.ticks_per_us);
   }

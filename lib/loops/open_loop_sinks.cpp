@@ -62,16 +62,19 @@ SizeResult CountedOpenLoopSink::result(SizeResult r, const Pacing& pacing, doubl
 }
 
 TimedOpenLoopSink::TimedOpenLoopSink(std::uint32_t duration_s, double ticks_per_message,
-                                     std::uint64_t late_threshold_ticks, double ticks_per_us)
+                                     std::uint64_t late_threshold_ticks, double ticks_per_us,
+                                     double margin_share)
     : duration_ticks_(static_cast<std::uint64_t>(duration_s * 1e6 * ticks_per_us)),
+      margin_share_(margin_share),
       ticks_per_message_(ticks_per_message),
       recorder_(late_threshold_ticks) {}
 
 void TimedOpenLoopSink::start(std::uint64_t first_due) {
   deadline_ = first_due + duration_ticks_;
   // The same window as the closed-loop -D runs: the first and last tenth
-  // are not timed. Message i is due at i x interval after the first.
-  const double margin = static_cast<double>(duration_ticks_) / 10;
+  // are not timed (none in a soak). Message i is due at i x interval after
+  // the first.
+  const double margin = static_cast<double>(duration_ticks_) * margin_share_;
   first_timed_ = static_cast<std::uint64_t>(std::ceil(margin / ticks_per_message_));
   end_timed_ = static_cast<std::uint64_t>(std::ceil((static_cast<double>(duration_ticks_) - margin) / ticks_per_message_));
 }

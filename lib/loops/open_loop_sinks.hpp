@@ -53,7 +53,7 @@ class CountedOpenLoopSink {
 class TimedOpenLoopSink {
  public:
   TimedOpenLoopSink(std::uint32_t duration_s, double ticks_per_message, std::uint64_t late_threshold_ticks,
-                    double ticks_per_us);
+                    double ticks_per_us, double margin_share);
   /// The -D run ends by the clock, not by a count.
   std::uint64_t total() const { return std::numeric_limits<std::uint64_t>::max(); }
   bool keep_posting(std::uint64_t /*posted*/, std::uint64_t now) const { return now < deadline_; }
@@ -69,6 +69,7 @@ class TimedOpenLoopSink {
 
  private:
   std::uint64_t duration_ticks_;
+  double margin_share_;
   double ticks_per_message_;
   std::uint64_t deadline_ = 0;
   std::uint64_t first_timed_ = 0, end_timed_ = 0;  ///< messages due inside the window

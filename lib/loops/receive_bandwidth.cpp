@@ -88,7 +88,8 @@ SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, con
   const std::uint64_t qps = v.qps.size();
   BandwidthWindow untimed = BandwidthWindow::counted(1, qps);
   BandwidthWindow window = BandwidthWindow::timed(v.spec.duration_s, clock.ticks_per_us,
-                                                  peak_span(v.spec.tx_depth, qps), qps);
+                                                  peak_span(v.spec.tx_depth, qps), qps,
+                                                  untimed_margin_share(v.spec));
   window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "the peer's sends");
   explain_receive_shortage(v, dog);

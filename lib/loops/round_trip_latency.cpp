@@ -46,7 +46,7 @@ SizeResult measure_round_trip_latency(const LoopView& v, std::uint64_t bytes, co
   ibv_qp* qp = v.qps.front().get();
   if (v.spec.duration_s) {
     Histogram histogram;  // allocated before timing
-    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us);
+    TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us, untimed_margin_share(v.spec));
     with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, dog); });
     return histogram_result(r, histogram, clock.ticks_per_us, 1.0);
   }

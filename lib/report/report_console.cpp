@@ -58,7 +58,11 @@ class ConsoleReporter final : public Reporter {
     line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}{}", c.queue_pairs,
                               c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
                               inline_reason, c.bidirectional ? ", bidirectional" : ""));
-    if (c.duration_s)
+    if (c.parameters.run_infinitely)
+      line("Duration", fmt::format("soak: until SIGINT or SIGTERM on either side, a record every {} s, "
+                                   "each period timed whole",
+                                   c.duration_s));
+    else if (c.duration_s)
       line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
     line("Clock", c.clock);
     if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
@@ -95,6 +99,9 @@ class ConsoleReporter final : public Reporter {
   }
 
   void size_done(const SizeResult& r) override {
+    if (r.period)
+      fmt::print(out_, "{}soak period {}{}\n", kNote, r.period,
+                 r.period_cut_short ? " (cut short by the stop signal)" : "");
     if (r.latency) {
       const auto& l = *r.latency;
       fmt::print(out_,
@@ -139,6 +146,14 @@ class ConsoleReporter final : public Reporter {
                                            : fmt::format("; reset during the run: {}",
                                                          fmt::join(k->went_backwards, ", ")));
     out_.flush();
+  }
+
+  /// The whole soak, under its periods, in the same rows.
+  void soak_done(const SoakSummary& s) override {
+    fmt::print(out_, "{}soak: {} period{}, stopped by {}; the whole run{}:\n", kNote, s.periods,
+               s.periods == 1 ? "" : "s", s.stopped_by,
+               s.whole.latency ? " (latency: the period with the highest p99)" : "");
+    size_done(s.whole);
   }
 
   void end() override { fmt::print(out_, "{}\n", kRule); }
@@ -222,6 +237,9 @@ class TeeReporter final : public Reporter {
   }
   void size_done(const SizeResult& s) override {
     for (auto& r : reporters_) r->size_done(s);
+  }
+  void soak_done(const SoakSummary& s) override {
+    for (auto& r : reporters_) r->soak_done(s);
   }
   void end() override {
     for (auto& r : reporters_) r->end();

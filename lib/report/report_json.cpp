@@ -212,6 +212,7 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
         {"read", k->counters_read},
         {"moved", k->moved},
         {"went_backwards", k->went_backwards}};
+  if (r.period) j["soak"] = {{"period", r.period}, {"cut_short", r.period_cut_short}};
   j["context"] = to_json(c);
   return j;
 }
@@ -225,11 +226,24 @@ class JsonReporter final : public Reporter {
   void size_done(const SizeResult& r) override {
     // Replace, not throw: text that is not UTF-8 (a peer's, before the wire
     // escapes it; a device name) must never cost the run its record.
-    out_ << to_json(r, context_).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    out_.flush();
+    write(to_json(r, context_));
+  }
+  /// The whole soak as one more record of the same kind, marked as its summary.
+  void soak_done(const SoakSummary& s) override {
+    nlohmann::json j = to_json(s.whole, context_);
+    j["soak"] = {{"summary", true}, {"periods", s.periods}, {"stopped_by", s.stopped_by}};
+    if (s.whole.latency) j["soak"]["latency_from"] = "the period with the highest p99";
+    if (j.contains("counters")) j["counters"]["region"] = "the whole soak: every period's deltas summed";
+    write(j);
   }
 
  private:
+  /// One line, flushed: a soak's records reach a reader as each period ends.
+  void write(const nlohmann::json& j) {
+    out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out_.flush();
+  }
+
   std::ostream& out_;
   RunContext context_;
 };

@@ -228,7 +228,10 @@ inline constexpr auto kTestParameters = std::make_tuple(
         "RC ack timeout: 4.096 usec x 2^N per try, 7 tries (default {}, ~67 ms)", {1, 31}},
     // The client's --rate sets it (bench/cli); the server must know, since
     // for send and write latency it then echoes instead of taking turns.
-    TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt});
+    TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt},
+    // --run-infinitely and --report-every (bench/cli): both sides run
+    // periods until either stops.
+    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

@@ -64,6 +64,9 @@ struct TestSpec {
   std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
   std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
   std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`
+  /// --run-infinitely: the one size runs in periods of duration_s, each
+  /// reported and timed whole, until a stop signal on either side.
+  bool run_infinitely = false;
   bool bidirectional = false;    ///< -b: both sides send at once (bandwidth tests)
   bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size
@@ -131,6 +134,11 @@ inline constexpr std::uint64_t kMaxBytesPerSignal = 64u << 10;
 
 /// Messages of `bytes` per signaled completion in bandwidth loops.
 std::uint32_t signal_interval(const TestSpec& spec, std::uint64_t bytes);
+
+/// The share of a -D run left untimed at each end: a tenth (the warm-up
+/// and the cool-down), or none in a soak, whose periods follow each other
+/// on a running connection and are timed whole.
+inline double untimed_margin_share(const TestSpec& spec) { return spec.run_infinitely ? 0.0 : 0.1; }
 
 /// Untimed messages before size `size_index` of the sweep: the agreed
 /// warmup, or none after the first size of a sweep that warms once.

@@ -20,6 +20,8 @@ class Reporter {
   /// Both sides are about to time this size (after its start barrier).
   virtual void size_started(std::uint64_t /*bytes*/) {}
   virtual void size_done(const SizeResult& result) = 0;
+  /// --run-infinitely: after the last period's size_done, before end().
+  virtual void soak_done(const SoakSummary& /*summary*/) {}
   virtual void end() {}
 };
 

@@ -127,6 +127,22 @@ struct SizeResult {
   /// This side's port counters over this size (read before its start
   /// barrier and after its end barrier); empty where none could be read.
   std::optional<CounterDeltas> counters;
+  /// --run-infinitely: which period of the soak this is (1, 2, ...); 0:
+  /// not a soak.
+  std::uint64_t period = 0;
+  /// A stop signal on this side ended the period before its -D seconds.
+  bool period_cut_short = false;
+};
+
+/// The end of a soak (--run-infinitely): this side's periods together.
+struct SoakSummary {
+  std::uint64_t periods = 0;
+  std::string stopped_by;  ///< "SIGINT on this side", "a stop signal on the peer"
+  /// The whole run as one result: the bandwidth of every period's timed
+  /// messages over their timed seconds (the peak: the best period's), every
+  /// whole interval end to end, the counters summed; for latency tests the
+  /// period with the highest p99 (percentiles of periods do not add up).
+  SizeResult whole;
 };
 
 /// Everything a reader needs to interpret the figures.

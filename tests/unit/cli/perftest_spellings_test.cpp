@@ -105,6 +105,27 @@ TEST_CASE("options: --report-gbits is a bandwidth option, refused by a latency b
   CHECK(parse_command_line(kWriteLat, {"--help"}).help_text.find("--report-gbits") == std::string::npos);
 }
 
+TEST_CASE("options: --run-infinitely runs one size in periods of --report-every, or perftest's -D",
+          "[options][soak]") {
+  const auto soak = parse_command_line(kWriteBw, {"--run-infinitely"});
+  CHECK(soak.spec.run_infinitely);
+  CHECK(soak.spec.duration_s == 10);
+  CHECK(parse_command_line(kWriteBw, {"--run-infinitely", "--report-every", "3"}).spec.duration_s == 3);
+  CHECK(parse_command_line(kWriteBw, {"--run_infinitely", "-D", "5"}).spec.duration_s == 5);
+  CHECK(parse_command_line(kWriteLat, {"--run-infinitely", "--load-qps", "2", "10.0.0.1"}).spec.run_infinitely);
+  CHECK_FALSE(parse_command_line(kWriteBw, {}).spec.run_infinitely);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--run-infinitely", "-a"}), UsageError,
+                         MessageContains("--run-infinitely runs one message size; give -s SIZE"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--run-infinitely", "-n", "100"}), UsageError,
+                         MessageContains("--run-infinitely and -n/--iters conflict"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--run-infinitely", "--report-every", "3", "-D", "5"}),
+                         UsageError, MessageContains("--report-every 3 and -D/--duration 5 both give"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--report-every", "3"}), UsageError,
+                         MessageContains("--report-every applies with --run-infinitely"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--run-infinitely", "--report-every", "0"}), UsageError,
+                         MessageContains("--report-every 0 is out of range: expected 1 to 86400 seconds"));
+}
+
 TEST_CASE("options: --interval is a bandwidth option, 0 or 10 ms to 10 minutes", "[options]") {
   CHECK(parse_command_line(kWriteBw, {}).interval == std::chrono::milliseconds(100));
   CHECK(parse_command_line(kWriteBw, {"--interval", "250"}).interval == std::chrono::milliseconds(250));

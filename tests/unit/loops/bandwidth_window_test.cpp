@@ -49,7 +49,7 @@ TEST_CASE("bandwidth window: one QP reports no per-QP list", "[bandwidth]") {
 
 TEST_CASE("bandwidth window: a -D run times its middle eight tenths and stops at the deadline",
           "[bandwidth]") {
-  auto w = BandwidthWindow::timed(10, 1.0, 1, 2);  // 10 s at one tick per us
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 2, 0.1);  // 10 s at one tick per us
   REQUIRE(w.timed());
   w.start(0);
   CHECK_FALSE(w.passed(500'000, 10, lanes_at({5, 5})));        // warm-up margin
@@ -68,7 +68,7 @@ TEST_CASE("bandwidth window: a -D run times its middle eight tenths and stops at
 
 TEST_CASE("bandwidth window: a -D run whose window never closed is an error, not a figure",
           "[bandwidth]") {
-  auto w = BandwidthWindow::timed(10, 1.0, 1, 1);
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 1, 0.1);
   w.start(0);
   CHECK_FALSE(w.passed(1'000'000, 100, lanes_at({100})));
   REQUIRE_THROWS_AS(w.figures(1000, 1.0), rdmabench::Error);
@@ -108,7 +108,7 @@ TEST_CASE("bandwidth window: a counted run keeps its intervals, a stall lengthen
 }
 
 TEST_CASE("bandwidth window: a -D run's intervals lie inside its window", "[bandwidth]") {
-  auto w = BandwidthWindow::timed(10, 1.0, 1, 1);
+  auto w = BandwidthWindow::timed(10, 1.0, 1, 1, 0.1);
   w.keep_intervals(std::chrono::milliseconds(1000), 10, 1.0);
   w.start(0);
   CHECK_FALSE(w.passed(999'999, 99, lanes_at({99})));  // warm-up margin: no interval

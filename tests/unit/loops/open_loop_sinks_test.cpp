@@ -54,7 +54,7 @@ TEST_CASE("counted sink: warm-up left out, response from due time, service from 
 TEST_CASE("timed sink: only messages due inside the window count, and unsent ones are named", "[open-loop]") {
   // -D 1 at one tick per usec: 1e6 ticks; the window leaves out the first
   // and last 1e5, so messages 100..899 of a 1000-tick schedule count.
-  TimedOpenLoopSink sink(1, kSinkInterval, 10, kSinkTicksPerUs);
+  TimedOpenLoopSink sink(1, kSinkInterval, 10, kSinkTicksPerUs, 0.1);
   sink.start(0);
   CHECK(sink.keep_posting(0, 999'999));
   CHECK_FALSE(sink.keep_posting(0, 1'000'000));
@@ -70,7 +70,7 @@ TEST_CASE("timed sink: only messages due inside the window count, and unsent one
 }
 
 TEST_CASE("timed sink: a window with no message is an error that says what to change", "[open-loop]") {
-  TimedOpenLoopSink sink(1, kSinkInterval, 10, kSinkTicksPerUs);
+  TimedOpenLoopSink sink(1, kSinkInterval, 10, kSinkTicksPerUs, 0.1);
   sink.start(0);
   sink.record(0, 0, 0, 5);  // warm-up only
   REQUIRE_THROWS_WITH(sink.result(SizeResult{}, pacing_at(1000), 1000, kSinkTicksPerUs),

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "sweep/coordination.hpp"
 #include "sweep/judging.hpp"
@@ -48,6 +49,10 @@ class Conductor {
   void tend();
   void take(const Letter& letter);
   void keep(const std::vector<sweep::SweepRecord>& records);
+  /// Adds a rank's part of the round; the records are kept once the round
+  /// is done, when every server's counters have come.
+  void gather(MyPairs part);
+  void keep_gathered();
   void show_progress(const RoundOrder& order);
   std::vector<RoundOrder> plan_retests();
   /// The latency tests whose pairs run one at a time: all of them when a
@@ -65,6 +70,7 @@ class Conductor {
   std::vector<sweep::Endpoint> endpoints_;  ///< by rank
   std::optional<ResultsFile> results_;
   std::vector<sweep::SweepRecord> records_;
+  MyPairs round_;  ///< this round's records and served counters so far
   std::set<std::string> alone_;  ///< tests_run_alone()
   std::vector<Clock::time_point> last_heard_;
   std::vector<std::optional<std::uint32_t>> done_;  ///< the epoch each rank last finished
@@ -110,6 +116,17 @@ void Conductor::keep(const std::vector<sweep::SweepRecord>& records) {
   pairs_done_ += records.size();
 }
 
+void Conductor::gather(MyPairs part) {
+  for (auto& r : part.records) round_.records.push_back(std::move(r));
+  for (auto& s : part.served) round_.served.push_back(std::move(s));
+}
+
+void Conductor::keep_gathered() {
+  join_server_counters(round_.records, round_.served);
+  const MyPairs round = std::exchange(round_, {});
+  if (!round.records.empty()) keep(round.records);
+}
+
 void Conductor::take(const Letter& letter) {
   const auto from = static_cast<std::size_t>(letter.from);
   if (from >= last_heard_.size()) return;
@@ -117,15 +134,9 @@ void Conductor::take(const Letter& letter) {
   try {
     const auto j = nlohmann::json::parse(letter.text);
     if (j.at("kind") != "done") return;
-    std::vector<sweep::SweepRecord> records;
-    for (const auto& line : j.at("records")) {
-      auto record = sweep::from_json_line(line.get<std::string>());
-      // A rank reports only the pairs it was the client of.
-      if (record.client.endpoint.rank != letter.from) throw Error("a record of another rank's pair");
-      records.push_back(std::move(record));
-    }
-    keep(records);
-    done_[from] = j.at("epoch").get<std::uint32_t>();
+    std::uint32_t epoch = 0;
+    gather(decode_done(letter.text, letter.from, epoch));
+    done_[from] = epoch;
   } catch (const std::exception& e) {
     give_up(fmt::format("rank {} sent a report that does not parse: {}", letter.from, e.what()));
   }
@@ -161,7 +172,7 @@ void Conductor::show_progress(const RoundOrder& order) {
 void Conductor::run_round(const RoundOrder& order) {
   const std::string text = encode_order(order);
   for (int r = 1; r < rank_.world.size; ++r) mail_.post(r, text);
-  keep(run_my_pairs(rank_, order, [this] { tend(); }));
+  gather(run_my_pairs(rank_, order, [this] { tend(); }));
   auto everyone_done = [&] {
     for (std::size_t r = 1; r < done_.size(); ++r)
       if (done_[r] != order.epoch) return false;
@@ -171,6 +182,7 @@ void Conductor::run_round(const RoundOrder& order) {
     tend();
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  keep_gathered();
   show_progress(order);
   // A report after every round, so that a sweep ended from outside (a rank
   // died, the job's time ran out) leaves one of what finished; the final
@@ -219,6 +231,12 @@ void Conductor::give_up(const std::string& why) {
     std::cerr << fmt::format("rdma_sweep: the report of the rounds that finished is in {}\n", rank_.options.out_dir);
     std::cerr.flush();
     std::_Exit(3);
+  }
+  try {
+    // What the round gathered so far, without the counters still to come.
+    if (results_) keep_gathered();
+  } catch (const std::exception& e) {
+    std::cerr << "rdma_sweep: error: the round's records could not be written: " << e.what() << "\n";
   }
   const std::string note = fmt::format("Incomplete sweep: {}. {} of {} planned pairs finished.", why,
                                        pairs_done_, pairs_planned_);

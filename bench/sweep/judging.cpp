@@ -38,6 +38,7 @@ sweep::ReportOptions report_options(const SweepOptions& options, std::span<const
   report.tests_in_order = options.tests;
   report.bandwidth = thresholds_for("write_bw", options.limits, slowest_port(endpoints));
   report.latency = thresholds_for("write_lat", options.limits, slowest_port(endpoints));
+  report.counter_limits = options.counter_limits;
   report.title = fmt::format("rdma_sweep: {} of {} endpoints", sweep::pattern_name(options.schedule.pattern),
                              endpoints.size());
   report.notes = std::move(notes);

@@ -74,6 +74,7 @@ sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
     record.run_id = run_id_text(context.run_id);
     if (!keeper.result()) throw Error("the run reported no figures");
     record.figures = figures_of(*keeper.result());
+    record.counters.client = keeper.result()->counters;
   } catch (const std::exception& e) {
     record.error = e.what();
   }
@@ -81,7 +82,7 @@ sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock) {
   return record;
 }
 
-std::string run_server_side(const PairJob& job, const ClockInfo& clock) {
+ServerOutcome run_server_side(const PairJob& job, const ClockInfo& clock) {
   try {
     SideConfig side = job.setup->side;
     side.tcp_port = job.cm_port;
@@ -92,9 +93,9 @@ std::string run_server_side(const PairJob& job, const ClockInfo& clock) {
     Session session = server.accept_over(job.open_peer(), job.client.address);
     ResultKeeper keeper;
     measure(session, clock, keeper);
-    return {};
+    return {{}, keeper.result() ? keeper.result()->counters : std::nullopt};
   } catch (const std::exception& e) {
-    return e.what();
+    return {e.what(), std::nullopt};
   }
 }
 

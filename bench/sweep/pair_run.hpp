@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,16 @@ struct PairJob {
 /// set when the pair gave no figure). Never throws for the pair's failures.
 sweep::SweepRecord run_client_side(const PairJob& job, const ClockInfo& clock);
 
-/// The server side: serves the one client of the job. Returns why it
-/// failed, or an empty string.
-std::string run_server_side(const PairJob& job, const ClockInfo& clock);
+/// What the server side of a pair ends with: why it failed (empty when it
+/// did not), and its end's counter deltas, for rank 0 to join to the
+/// client's record.
+struct ServerOutcome {
+  std::string error;
+  std::optional<CounterDeltas> counters;
+};
+
+/// The server side: serves the one client of the job. Never throws for the
+/// pair's failures.
+ServerOutcome run_server_side(const PairJob& job, const ClockInfo& clock);
 
 }  // namespace rdmabench::sweep_cli

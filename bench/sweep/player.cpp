@@ -79,10 +79,7 @@ int Player::run() {
     } catch (const std::exception& e) {
       give_up(e.what());
     }
-    const auto records = run_my_pairs(rank_, order, [this] { tend(); });
-    nlohmann::json lines = nlohmann::json::array();
-    for (const auto& r : records) lines.push_back(sweep::to_json_line(r));
-    mail_.post(0, nlohmann::json{{"kind", "done"}, {"epoch", order.epoch}, {"records", lines}}.dump());
+    mail_.post(0, encode_done(order.epoch, run_my_pairs(rank_, order, [this] { tend(); })));
   }
 }
 

@@ -49,19 +49,21 @@ PairJob job_for(const SweepRank& rank, const RoundOrder& order, std::size_t inde
 
 }  // namespace
 
-std::vector<sweep::SweepRecord> run_my_pairs(const SweepRank& rank, const RoundOrder& order,
-                                             const std::function<void()>& tend) {
+MyPairs run_my_pairs(const SweepRank& rank, const RoundOrder& order, const std::function<void()>& tend) {
   const auto me = static_cast<std::size_t>(rank.world.rank);
   std::vector<std::future<sweep::SweepRecord>> clients;
-  std::vector<std::future<std::string>> servers;
+  std::vector<std::future<ServerOutcome>> servers;
+  std::vector<int> served_clients;  ///< by position in `servers`
   for (std::size_t i = 0; i < order.pairs.size(); ++i) {
     const auto& pair = order.pairs[i];
     if (pair.client != me && pair.server != me) continue;
     PairJob job = job_for(rank, order, i);
     if (pair.client == me)
       clients.push_back(std::async(std::launch::async, [job, &rank] { return run_client_side(job, rank.clock); }));
-    else
+    else {
       servers.push_back(std::async(std::launch::async, [job, &rank] { return run_server_side(job, rank.clock); }));
+      served_clients.push_back(job.client.endpoint.rank);
+    }
   }
   auto all_ready = [&] {
     for (auto& f : clients)
@@ -74,18 +76,21 @@ std::vector<sweep::SweepRecord> run_my_pairs(const SweepRank& rank, const RoundO
     tend();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  for (auto& f : servers)
-    if (auto error = f.get(); !error.empty())
-      std::cerr << fmt::format("rdma_sweep rank {}: {}: server side: {}\n", rank.world.rank, order.test, error);
-  std::vector<sweep::SweepRecord> records;
+  MyPairs mine;
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    auto outcome = servers[i].get();
+    if (!outcome.error.empty())
+      std::cerr << fmt::format("rdma_sweep rank {}: {}: server side: {}\n", rank.world.rank, order.test, outcome.error);
+    if (outcome.counters) mine.served.push_back({served_clients[i], rank.world.rank, std::move(*outcome.counters)});
+  }
   for (auto& f : clients) {
     auto record = f.get();
     record.pattern = std::string(sweep::pattern_name(rank.options.schedule.pattern));
     record.pass = order.pass;
     record.round = order.round;
-    records.push_back(std::move(record));
+    mine.records.push_back(std::move(record));
   }
-  return records;
+  return mine;
 }
 
 }  // namespace rdmabench::sweep_cli

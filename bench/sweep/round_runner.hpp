@@ -10,6 +10,7 @@
 #include "sweep/mpi_world.hpp"
 #include "sweep/rank_setup.hpp"
 #include "sweep/round_order.hpp"
+#include "sweep/round_report.hpp"
 #include "sweep/sweep_options.hpp"
 
 namespace rdmabench::sweep_cli {
@@ -24,9 +25,7 @@ struct SweepRank {
 };
 
 /// Runs this rank's pairs of `order`; `tend` is called about every 50 ms
-/// until they are done. Returns the records of the pairs this rank was the
-/// client of (failed ones with their cause).
-std::vector<sweep::SweepRecord> run_my_pairs(const SweepRank& rank, const RoundOrder& order,
-                                             const std::function<void()>& tend);
+/// until they are done.
+MyPairs run_my_pairs(const SweepRank& rank, const RoundOrder& order, const std::function<void()>& tend);
 
 }  // namespace rdmabench::sweep_cli

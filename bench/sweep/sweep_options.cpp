@@ -22,6 +22,7 @@ struct RawSweepOptions {
   int root = 0, repeat = 1;
   std::uint64_t seed = 1;
   std::optional<double> min_gbps, min_line_rate, max_p99_us;
+  std::vector<std::string> max_counters;
   bool no_retest = false;
   bool no_heatmaps = false;
 };
@@ -56,6 +57,10 @@ po::options_description sweep_description(SweepOptions& o, RawSweepOptions& raw)
        "bandwidth tests: a pair below this share of the median pair fails")
       ("max-p99-multiple", po::value(&o.limits.max_p99_multiple)->default_value(o.limits.max_p99_multiple),
        "latency tests: a pair whose p99 exceeds this multiple of the best pair's fails")
+      ("max-counter", po::value(&raw.max_counters)->composing(),
+       "NAME=N, NAME=Nppm or NAME=off, repeatable or comma-separated: a pair within its limits whose counter NAME "
+       "moved more than N at either end (Nppm: N per million packets through that end) is a silent degrader; "
+       "replaces NAME's default (see docs/sweep.md for the defaults)")
       ("no-retest", po::bool_switch(&raw.no_retest),
        "skip the second pass that measures the failing pairs' ends against known-good partners")
       ("no-heatmaps", po::bool_switch(&raw.no_heatmaps),
@@ -84,6 +89,19 @@ void check_limit(const po::variables_map& vm, const char* name, double low, doub
   if (!(value > low && value <= high))
     throw UsageError(fmt::format("--{} {} is out of range: expected more than {} and at most {}", name, value, low, high));
   into = value;
+}
+
+void apply_counter_limits(const RawSweepOptions& raw, SweepOptions& o) {
+  std::vector<sweep::CounterLimitSetting> settings;
+  for (const std::string& option : raw.max_counters)
+    for (const std::string& item : split_list(option)) {
+      try {
+        settings.push_back(sweep::parse_counter_limit(item));
+      } catch (const Error& e) {
+        throw UsageError(fmt::format("--max-counter {}: {}", item, e.what()));
+      }
+    }
+  o.counter_limits = sweep::with_settings(sweep::default_counter_limits(), settings);
 }
 
 void apply_devices(const RawSweepOptions& raw, SweepOptions& o) {
@@ -127,6 +145,7 @@ void apply_sweep(const po::variables_map& vm, const RawSweepOptions& raw, SweepO
   o.resume = !raw.resume.empty();
   o.out_dir = o.resume ? raw.resume : raw.out;
   if (o.out_dir.empty()) throw UsageError("--out DIR is required: where results.jsonl and the reports go");
+  apply_counter_limits(raw, o);
   o.retest = !raw.no_retest;
   o.heatmaps = !raw.no_heatmaps;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/sweep/counter_limits.hpp"
 #include "rdmabench/sweep/schedule.hpp"
 
 namespace rdmabench::sweep_cli {
@@ -35,6 +36,9 @@ struct SweepOptions {
   std::vector<std::string> tests{"write_bw"};  ///< --test, in the order they run
   sweep::ScheduleOptions schedule;
   SweepLimits limits;
+  /// The watched counters and their limits: the defaults with each
+  /// --max-counter NAME=N applied (docs/sweep.md, "Silent degraders").
+  std::vector<sweep::CounterLimit> counter_limits = sweep::default_counter_limits();
   double timeout_s = 10;           ///< any wait for a peer; a pair that waits longer fails
   std::uint16_t base_port = 18515; ///< rdma_cm: rank r's n-th served pair listens on base + 2(r + n x ranks) + 1
   std::string out_dir;             ///< --out or --resume

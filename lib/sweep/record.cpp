@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/verbs/error.hpp"
@@ -48,6 +50,14 @@ json context_json(const EndpointContext& c) {
   put_text(j, "rdma_core", c.rdma_core);
   put_text(j, "kernel", c.kernel);
   put_optional(j, "host_cpus", c.host_cpus);
+  return j;
+}
+
+/// One end's counters, named as the pair JSON's `counters` names them.
+json deltas_json(const CounterDeltas& d) {
+  json j{{"source", d.source}, {"host_wide", d.host_wide}, {"read", d.counters_read},
+         {"moved", json::object()}, {"went_backwards", d.went_backwards}};
+  for (const auto& [name, delta] : d.moved) j["moved"][name] = delta;
   return j;
 }
 
@@ -103,6 +113,36 @@ class Fields {
 
   Fields object(const char* key) const { return Fields(*find(key, true), path_ + key + "."); }
 
+  std::optional<bool> boolean(const char* key) const {
+    const json* v = find(key, false);
+    if (!v) return std::nullopt;
+    require(v->is_boolean(), wrong(key, "true or false", *v));
+    return v->get<bool>();
+  }
+
+  /// The names and whole numbers of an object field, e.g. "moved".
+  std::map<std::string, std::uint64_t> counts(const char* key) const {
+    std::map<std::string, std::uint64_t> values;
+    if (!find(key, false)) return values;
+    const Fields inner = object(key);
+    for (const auto& item : find(key, true)->items())
+      values[item.key()] = *inner.integer<std::uint64_t>(item.key().c_str(), true);
+    return values;
+  }
+
+  /// The strings of an array field, e.g. "went_backwards".
+  std::vector<std::string> texts(const char* key) const {
+    std::vector<std::string> values;
+    const json* v = find(key, false);
+    if (!v) return values;
+    require(v->is_array(), wrong(key, "an array of names", *v));
+    for (const json& item : *v) {
+      require(item.is_string(), wrong(key, "an array of names", *v));
+      values.push_back(item.get<std::string>());
+    }
+    return values;
+  }
+
  private:
   std::string where() const { return path_.empty() ? "the line" : "field '" + path_.substr(0, path_.size() - 1) + "'"; }
   std::string wrong(const char* key, const char* expected, const json& got) const {
@@ -134,6 +174,16 @@ EndpointContext read_context(const Fields& f) {
   return c;
 }
 
+CounterDeltas read_deltas(const Fields& f) {
+  CounterDeltas d;
+  d.source = f.text("source");
+  d.host_wide = f.boolean("host_wide").value_or(false);
+  d.counters_read = f.integer<std::size_t>("read").value_or(0);
+  d.moved = f.counts("moved");
+  d.went_backwards = f.texts("went_backwards");
+  return d;
+}
+
 SweepPass read_pass(const Fields& f) {
   const std::string pass = f.text("pass", true);
   if (pass == pass_name(SweepPass::sweep)) return SweepPass::sweep;
@@ -158,6 +208,18 @@ EndpointContext context_from_json_text(const std::string& text) {
   return read_context(Fields(parsed, "endpoint."));
 }
 
+std::string to_json_text(const CounterDeltas& deltas) { return deltas_json(deltas).dump(); }
+
+CounterDeltas counter_deltas_from_json_text(const std::string& text) {
+  json parsed;
+  try {
+    parsed = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("counter deltas: not JSON (") + e.what() + ")");
+  }
+  return read_deltas(Fields(parsed, "counters."));
+}
+
 std::string_view pass_name(SweepPass pass) { return pass == SweepPass::retest ? "retest" : "sweep"; }
 
 std::string to_json_line(const SweepRecord& r) {
@@ -169,6 +231,10 @@ std::string to_json_line(const SweepRecord& r) {
   for (const FigureField& f : kFigureFields) put_optional(figures, std::string(f.key).c_str(), r.figures.*f.member);
   put_optional(figures, "lat_samples", r.figures.lat_samples);
   if (!figures.empty()) j["figures"] = std::move(figures);
+  json counters = json::object();
+  if (r.counters.client) counters["client"] = deltas_json(*r.counters.client);
+  if (r.counters.server) counters["server"] = deltas_json(*r.counters.server);
+  if (!counters.empty()) j["counters"] = std::move(counters);
   put_text(j, "error", r.error);
   j["seconds"] = r.seconds;
   put_text(j, "started_utc", r.started_utc);
@@ -205,6 +271,11 @@ SweepRecord from_json_line(const std::string& line) {
     const Fields figures = f.object("figures");
     for (const FigureField& ff : kFigureFields) r.figures.*ff.member = figures.number(std::string(ff.key).c_str());
     r.figures.lat_samples = figures.integer<std::uint64_t>("lat_samples");
+  }
+  if (f.find("counters", false)) {
+    const Fields counters = f.object("counters");
+    if (counters.find("client", false)) r.counters.client = read_deltas(counters.object("client"));
+    if (counters.find("server", false)) r.counters.server = read_deltas(counters.object("server"));
   }
   r.error = f.text("error");
   r.seconds = f.number("seconds").value_or(0);

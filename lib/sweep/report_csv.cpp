@@ -45,8 +45,9 @@ void write_csv(const std::filesystem::path& file, const std::vector<Endpoint>& e
 
 void write_csvs(const std::filesystem::path& dir, const ReportModel& model) {
   for (const TestReport& t : model.tests)
-    for (const FigureMatrix& f : t.figures)
-      write_csv(dir / (figure_file_stem(t.test, f.key) + ".csv"), model.endpoints, f.matrix);
+    for (const auto* figures : {&t.figures, &t.counter_figures})
+      for (const FigureMatrix& f : *figures)
+        write_csv(dir / (figure_file_stem(t.test, f.key) + ".csv"), model.endpoints, f.matrix);
 }
 
 }  // namespace rdmabench::sweep::detail

@@ -85,6 +85,24 @@ void write_png(std::ostream& out, const std::filesystem::path& dir, const TestRe
                      html_escape(f.figure.name), base64(bytes.str()));
 }
 
+/// The pairs past their counter limits, then a heatmap per watched counter
+/// that moved (and its PNG), none for the quiet ones.
+void write_counter_section(std::ostream& out, const std::filesystem::path& dir, const ReportModel& model,
+                           const TestReport& t) {
+  if (t.past_counter_limits.empty() && t.counter_figures.empty()) return;
+  out << "<h3>Counters past their limits</h3>\n<ul>\n";
+  if (t.past_counter_limits.empty()) out << "<li>None: no watched counter moved past its limit.</li>\n";
+  for (const DegradedPair& d : t.past_counter_limits)
+    out << "<li>" << html_escape(pair_text(model.endpoints, d.pair)) << ": " << html_escape(d.counters) << "</li>\n";
+  out << "</ul>\n";
+  for (const FigureMatrix& f : t.counter_figures) {
+    out << "<div class=\"counter-heatmap\" id=\"" << html_escape(t.test + "-" + f.key) << "\">\n";
+    write_heatmap(out, model, t, f);
+    write_png(out, dir, t, f);
+    out << "</div>\n";
+  }
+}
+
 void write_endpoints(std::ostream& out, const ReportModel& model) {
   out << "<h2>Endpoints</h2>\n<table><tr><th>rank</th><th class=\"text\">host</th><th class=\"text\">device</th>"
          "<th>rail</th><th class=\"text\">address</th><th>port rate</th><th class=\"text\">firmware</th>"
@@ -116,6 +134,7 @@ void write_html(const std::filesystem::path& dir, const ReportModel& model, cons
     write_png(out, dir, t, t.main_figure());
     write_html_pairs(out, model, t);
     write_html_verdict(out, model, t);
+    write_counter_section(out, dir, model, t);
     for (const FigureMatrix& f : t.figures) {
       if (&f == &t.main_figure()) continue;
       out << "<details><summary>" << html_escape(f.figure.name) << " (" << html_escape(f.figure.unit)

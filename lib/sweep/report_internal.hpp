@@ -87,6 +87,13 @@ struct TestReport {
   /// to 5000 samples a pair"; empty for other tests.
   std::string basis;
   std::string basis_why;  ///< why not the p99, when the median is judged
+  std::vector<CounterLimit> counter_limits;  ///< ReportOptions::counter_limits
+  /// Every sweep pair with a watched counter past its limit, failing its
+  /// figure's limits or not (those that pass are the silent degraders).
+  std::vector<DegradedPair> past_counter_limits;
+  /// One per watched counter that moved in a sweep record: each pair's
+  /// delta, both ends added ("counter_rcvd_seq_err"; report_counters.cpp).
+  std::vector<FigureMatrix> counter_figures;
 
   const FigureMatrix& main_figure() const { return figures.at(main); }
 };
@@ -106,6 +113,19 @@ ReportModel build_model(std::span<const SweepRecord> records, std::span<const En
 
 /// The test's pass=retest records judged, and a finding per suspect.
 void assess_retests(TestReport& test, std::span<const SweepRecord> records, std::span<const Endpoint> endpoints);
+
+// --- counters (report_counters.cpp) ---
+
+/// The pairs past their counter limits, and a matrix per watched counter
+/// that moved, from the test's sweep records (the last record of a pair wins).
+void fill_counter_findings(TestReport& test, const std::vector<const SweepRecord*>& sweep,
+                           std::span<const Endpoint> endpoints);
+/// The counters `pair` has past their limits, when it has any.
+std::optional<std::string> counters_past(const TestReport& test, const DirectedPair& pair);
+/// Whether the verdict holds `pair` as a silent degrader (within its limits).
+bool is_silent_degrader(const TestReport& test, const DirectedPair& pair);
+/// A re-test record's counters past their limits, when it has any.
+std::optional<std::string> record_counters_past(const TestReport& test, const SweepRecord& record);
 
 // --- what the outputs share (report_text.cpp, report_retests.cpp) ---
 

@@ -83,6 +83,23 @@ void write_verdict(std::ofstream& out, const TestReport& t) {
   out << '\n';
 }
 
+/// Every pair past a counter limit, by name: a silent degrader's figures
+/// look fine, so the table of worst pairs may well not show it.
+void write_counters(std::ofstream& out, const ReportModel& model, const TestReport& t) {
+  out << "### Counters past their limits\n\n";
+  if (t.past_counter_limits.empty()) out << "None: no watched counter moved past its limit.\n";
+  for (const DegradedPair& d : t.past_counter_limits) {
+    const bool degrader = is_silent_degrader(t, d.pair);
+    out << "- " << pair_text(model.endpoints, d.pair) << (degrader ? " (silent degrader): " : " (fails its limits too): ")
+        << md(d.counters) << '\n';
+  }
+  for (const FigureMatrix& f : t.counter_figures) {
+    out << '\n';
+    write_matrix(out, model, f);
+  }
+  out << '\n';
+}
+
 void write_retests(std::ofstream& out, const ReportModel& model, const TestReport& t) {
   out << "### Re-test\n\n";
   if (t.retests.empty()) {
@@ -116,6 +133,7 @@ void write_markdown(const std::filesystem::path& file, const ReportModel& model,
     write_matrix(out, model, t.main_figure());
     write_pairs(out, model, t);
     write_verdict(out, t);
+    write_counters(out, model, t);
     write_retests(out, model, t);
   }
   finish_output(out, file);

@@ -127,7 +127,9 @@ TestReport build_test(const std::string& test, std::span<const SweepRecord> reco
   if (test.ends_with("_lat")) main = judged_latency(t, sweep, keys, main);
   t.main = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), main) - keys.begin());
   const Thresholds thresholds = thresholds_for(test, options);
-  t.verdict = judge(t.main_figure().matrix, endpoints, t.main_figure().figure, thresholds);
+  t.counter_limits = options.counter_limits;
+  fill_counter_findings(t, sweep, endpoints);
+  t.verdict = judge(t.main_figure().matrix, endpoints, t.main_figure().figure, thresholds, t.past_counter_limits);
   t.limits = PairLimits(t.main_figure().matrix, t.main_figure().figure, thresholds);
   t.fabric_slow = std::any_of(t.verdict.suspects.begin(), t.verdict.suspects.end(),
                               [](const Suspect& s) { return s.kind == SuspectKind::fabric_slow; });

@@ -9,6 +9,18 @@
 
 namespace rdmabench::sweep::detail {
 
+namespace {
+
+/// A pair's miss of its limits with its counters past theirs said too, or
+/// a silent degrader's counters alone.
+std::optional<std::string> with_counters(std::optional<std::string> miss, const std::optional<std::string>& counters) {
+  if (!counters) return miss;
+  if (!miss) return "silent degrader: " + *counters;
+  return *miss + "; counters past their limits: " + *counters;
+}
+
+}  // namespace
+
 void assess_retests(TestReport& t, std::span<const SweepRecord> records, std::span<const Endpoint> endpoints) {
   const std::string& key = t.main_figure().key;
   std::vector<RetestPair> pairs;
@@ -22,7 +34,7 @@ void assess_retests(TestReport& t, std::span<const SweepRecord> records, std::sp
     if (row.error.empty() && !row.value) row.error = "the record holds no " + key;
     // On a slow fabric every pair misses the absolute limit; only a miss
     // relative to the others says anything of one suspect.
-    if (row.error.empty()) row.miss = t.limits.miss(*row.value, !t.fabric_slow);
+    if (row.error.empty()) row.miss = with_counters(t.limits.miss(*row.value, !t.fabric_slow), record_counters_past(t, r));
     pairs.push_back({row.pair, row.failing()});
     t.retests.push_back(std::move(row));
   }
@@ -43,7 +55,7 @@ bool did_not_reproduce(const TestReport& t, const DirectedPair& pair) {
 std::optional<std::string> pair_failure(const TestReport& t, const PairJudgement& j) {
   if (j.state == CellState::failed) return "failed to measure: " + j.cause;
   if (j.state != CellState::measured) return std::nullopt;
-  return t.limits.miss(j.value);
+  return with_counters(t.limits.miss(j.value), counters_past(t, j.pair));
 }
 
 std::string failing_count_text(const TestReport& t) {

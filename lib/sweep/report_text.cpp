@@ -17,7 +17,8 @@ std::string suspect_label(const std::vector<Endpoint>& endpoints, const Suspect&
   std::string label(kind_name(s.kind));
   for (std::size_t i = 0; i < s.endpoints.size(); ++i) {
     // A link names its two ends; unattributed suspects list theirs.
-    const char* separator = i == 0 ? " " : s.kind == SuspectKind::link ? " - " : ", ";
+    const bool two_ends = s.kind == SuspectKind::link || s.kind == SuspectKind::silent_degrader;
+    const char* separator = i == 0 ? " " : two_ends ? " - " : ", ";
     label += separator + describe(endpoints.at(s.endpoints[i]));
   }
   return label;

@@ -115,7 +115,9 @@ RetestFinding assess_retest(const Suspect& suspect, std::span<const RetestPair> 
                             std::span<const Endpoint> endpoints) {
   switch (suspect.kind) {
     case SuspectKind::node: return node_finding(suspect, retests, endpoints);
-    case SuspectKind::link: return link_finding(suspect, retests, endpoints);
+    // A silent degrader is a link's pairs: its own pairs measured again decide.
+    case SuspectKind::link:
+    case SuspectKind::silent_degrader: return link_finding(suspect, retests, endpoints);
     case SuspectKind::unattributed: return unattributed_finding(suspect, retests);
     case SuspectKind::fabric_slow: break;
   }

@@ -30,12 +30,13 @@ std::string_view kind_name(SuspectKind kind) {
     case SuspectKind::link: return "link";
     case SuspectKind::fabric_slow: return "fabric-slow";
     case SuspectKind::unattributed: return "unattributed";
+    case SuspectKind::silent_degrader: return "silent-degrader";
   }
   return "unknown";
 }
 
 Verdict judge(const PairMatrix& matrix, std::span<const Endpoint> endpoints, const Figure& figure,
-              const Thresholds& thresholds) {
+              const Thresholds& thresholds, std::span<const DegradedPair> degraded) {
   require(matrix.size() == endpoints.size(),
           "sweep verdict: the matrix has " + std::to_string(matrix.size()) + " endpoints but the list has " +
               std::to_string(endpoints.size()),
@@ -45,13 +46,14 @@ Verdict judge(const PairMatrix& matrix, std::span<const Endpoint> endpoints, con
   const bool fabric_slow = whole_fabric_misses(judged, limits);
   for (PairJudgement& j : judged)
     j.failing = j.state == CellState::failed || j.fails_relative || (j.fails_absolute && !fabric_slow);
+  detail::mark_silent_degraders(judged, degraded);
 
   Verdict verdict;
   verdict.median = limits.median;
   verdict.pairs_judged = judged.size();
   verdict.pairs_failing = static_cast<std::size_t>(
       std::count_if(judged.begin(), judged.end(),
-                    [](const PairJudgement& j) { return j.failing || j.fails_absolute; }));
+                    [](const PairJudgement& j) { return j.failing || j.fails_absolute || j.silent_degrader; }));
   if (fabric_slow) {
     Suspect fabric{SuspectKind::fabric_slow, {}, {}, {}};
     for (const PairJudgement& j : judged)
@@ -59,8 +61,10 @@ Verdict judge(const PairMatrix& matrix, std::span<const Endpoint> endpoints, con
     verdict.suspects.push_back(std::move(fabric));
   }
   for (Suspect& s : detail::classify(endpoints.size(), judged)) verdict.suspects.push_back(std::move(s));
-  verdict.retest = detail::plan_retest(matrix, judged, verdict.suspects);
+  // Written before the degraders join: their sentences are their own.
   detail::write_sentences(verdict.suspects, endpoints, figure, limits, judged);
+  for (Suspect& s : detail::silent_degraders(judged, degraded, endpoints, figure)) verdict.suspects.push_back(std::move(s));
+  verdict.retest = detail::plan_retest(matrix, judged, verdict.suspects);
   return verdict;
 }
 

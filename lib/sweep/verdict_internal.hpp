@@ -1,7 +1,7 @@
 #pragma once
 // The steps of judge(), one file each: pair limits (thresholds.cpp), blame
-// (classify.cpp), the re-test plan (retest.cpp) and the sentences
-// (verdict_text.cpp).
+// (classify.cpp), the re-test plan (retest.cpp), the sentences
+// (verdict_text.cpp) and the silent degraders (silent_degraders.cpp).
 
 #include <optional>
 #include <vector>
@@ -31,6 +31,15 @@ std::vector<Suspect> classify(std::size_t endpoints, const std::vector<PairJudge
 /// Each failing pair's ends partnered with known-good endpoints.
 std::vector<DirectedPair> plan_retest(const PairMatrix& matrix, const std::vector<PairJudgement>& judged,
                                       const std::vector<Suspect>& suspects);
+
+/// Sets `silent_degrader` on each measured pair of `degraded` that passes
+/// its limits (silent_degraders.cpp).
+void mark_silent_degraders(std::vector<PairJudgement>& judged, std::span<const DegradedPair> degraded);
+
+/// One silent_degrader suspect per link with marked pairs, its sentence
+/// naming each pair's figure and counters.
+std::vector<Suspect> silent_degraders(const std::vector<PairJudgement>& judged, std::span<const DegradedPair> degraded,
+                                      std::span<const Endpoint> endpoints, const Figure& figure);
 
 /// Writes each suspect's sentence.
 void write_sentences(std::vector<Suspect>& suspects, std::span<const Endpoint> endpoints,

@@ -70,6 +70,7 @@ std::string sentence(const Suspect& s, std::span<const Endpoint> endpoints, cons
       return fmt::format("{} failing pairs fit neither one bad node nor one bad link: {}; the re-test plan "
                          "pairs their ends with known-good endpoints where there are any",
                          s.evidence.size(), pairs);
+    case SuspectKind::silent_degrader: break;  // silent_degraders.cpp writes its own
   }
   return {};
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rdmabench/sweep/endpoint.hpp"
+#include "rdmabench/verbs/port_counters.hpp"
 
 namespace rdmabench::sweep {
 
@@ -61,6 +62,16 @@ struct FigureField {
 /// Every figure, in the order PairFigures declares them (and reports list them).
 std::span<const FigureField> figure_fields();
 
+/// Each end's port counters over the pair's run (read before its start
+/// barrier and after its end barrier, as the pair JSON's `counters`). The
+/// client's come with its figures; the server's travel to rank 0 in the
+/// server rank's report of the round and join the record there. Empty
+/// where that end read none (or, for the server's, did not report them).
+struct PairCounters {
+  std::optional<CounterDeltas> client;
+  std::optional<CounterDeltas> server;
+};
+
 /// Which pass of the sweep measured a record: the schedule itself, or the
 /// re-test of failing pairs against known-good partners.
 enum class SweepPass { sweep, retest };
@@ -76,6 +87,7 @@ struct SweepRecord {
   EndpointContext server;
   std::uint64_t size_bytes = 0;
   PairFigures figures;
+  PairCounters counters;
   std::string error;      ///< why no figure came; empty when measured
   double seconds = 0;     ///< the pair's wall time, connection included
   std::string started_utc;  ///< ISO 8601, when the pair started
@@ -90,6 +102,12 @@ struct SweepRecord {
 /// each other theirs), and back; throws rdmabench::Error naming the field.
 std::string to_json_text(const EndpointContext& context);
 EndpointContext context_from_json_text(const std::string& text);
+
+/// One end's counter deltas as the JSON object records hold them (how the
+/// server's rank tells rank 0 its end), and back; throws rdmabench::Error
+/// naming the field.
+std::string to_json_text(const CounterDeltas& deltas);
+CounterDeltas counter_deltas_from_json_text(const std::string& text);
 
 /// The layout of a results.jsonl line: 2 since the figures took the names
 /// of figure_names.hpp (schema 1 had no field; --resume refuses it).

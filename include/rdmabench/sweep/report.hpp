@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/sweep/counter_limits.hpp"
 #include "rdmabench/sweep/endpoint.hpp"
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/sweep/verdict.hpp"
@@ -24,6 +25,9 @@ struct ReportOptions {
   Thresholds bandwidth;
   /// Judged on lat_p99_us of the *_lat tests (us).
   Thresholds latency;
+  /// The watched counters, at either end of every test's pairs: a pair
+  /// within its limits with one past these is a silent degrader.
+  std::vector<CounterLimit> counter_limits = default_counter_limits();
   std::string title = "rdma_sweep";
   /// Said at the top of the report, e.g. "incomplete: rank 3 stopped
   /// answering in round 2 of 6".
@@ -42,7 +46,8 @@ struct ReportSummary {
 };
 
 /// Writes, in `dir` (which must exist): <test>-<figure>.csv for every figure
-/// a test's sweep records hold, report.md, report.html (embedding
+/// a test's sweep records hold (and <test>-counter_<name>.csv for every
+/// watched counter that moved in them), report.md, report.html (embedding
 /// <test>-<figure>.png where tools/sweep-heatmaps has drawn them already)
 /// and failures.txt (empty when everything passed).
 ///

@@ -49,6 +49,16 @@ struct PairJudgement {
   bool fails_absolute = false;  ///< beyond the absolute or line-rate limit
   bool fails_relative = false;  ///< beyond the limit relative to the other pairs
   bool failing = false;         ///< counts against its ends (see judge())
+  /// Within its limits, but a watched counter moved past its limit (see
+  /// DegradedPair); a pair that fails its limits is never one.
+  bool silent_degrader = false;
+};
+
+/// A pair whose watched counters moved past their limits, and which
+/// (counter_limits.hpp's excesses_text()), for the verdict to weigh.
+struct DegradedPair {
+  DirectedPair pair;
+  std::string counters;  ///< "out_of_seq_request +512 at the server end (...): ..."
 };
 
 enum class SuspectKind {
@@ -56,6 +66,9 @@ enum class SuspectKind {
   link,          ///< one pair fails while both ends pass elsewhere
   fabric_slow,   ///< every pair misses the absolute limit, none stands out
   unattributed,  ///< failing pairs that fit neither a node nor a link
+  /// A link whose pairs pass their limits while their counters say the path
+  /// loses, repeats or congests packets: a fault the figures do not show yet.
+  silent_degrader,
 };
 std::string_view kind_name(SuspectKind kind);
 
@@ -83,7 +96,12 @@ struct Verdict {
 /// count against single nodes or links: N bad nodes would send someone to
 /// replace N cables for what is a configuration or a speed setting. Pairs
 /// that fail relatively or fail to measure still do.
+///
+/// A pair of `degraded` that passes its limits is a silent degrader: it
+/// counts as failing (pairs_failing, the re-test) but not against its ends'
+/// node or link tallies, and each link with such pairs is one
+/// silent_degrader suspect naming the counters.
 Verdict judge(const PairMatrix& matrix, std::span<const Endpoint> endpoints, const Figure& figure,
-              const Thresholds& thresholds);
+              const Thresholds& thresholds, std::span<const DegradedPair> degraded = {});
 
 }  // namespace rdmabench::sweep

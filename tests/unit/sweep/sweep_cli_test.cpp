@@ -9,6 +9,7 @@
 #include "sweep/endpoint_context.hpp"
 #include "sweep/judging.hpp"
 #include "sweep/round_order.hpp"
+#include "sweep/round_report.hpp"
 #include "sweep/sweep_options.hpp"
 
 using namespace rdmabench;
@@ -71,6 +72,49 @@ TEST_CASE("rdma_sweep options: mistakes are named with what would be right", "[u
   const auto resumed = parse_sweep_options({"-d", "x", "--resume", "old"});
   CHECK(resumed.resume);
   CHECK(resumed.out_dir == "old");
+}
+
+TEST_CASE("rdma_sweep --max-counter: repeatable and comma lists, over the defaults", "[unit][sweep]") {
+  const auto find = [](const SweepOptions& o, const std::string& name) -> const sweep::CounterLimit* {
+    for (const auto& l : o.counter_limits)
+      if (l.counter == name) return &l;
+    return nullptr;
+  };
+  const auto defaults = parse({});
+  REQUIRE(find(defaults, "rcvd_seq_err"));
+  CHECK(find(defaults, "rcvd_seq_err")->per_million_packets);
+  const auto o = parse({"--max-counter", "rcvd_seq_err=5ppm,link_downed=off", "--max-counter", "tcp_RetransSegs=50"});
+  CHECK(find(o, "rcvd_seq_err")->limit == 5);
+  CHECK_FALSE(find(o, "link_downed"));
+  REQUIRE(find(o, "tcp_RetransSegs"));
+  CHECK_FALSE(find(o, "tcp_RetransSegs")->per_million_packets);
+  CHECK(o.counter_limits.size() == defaults.counter_limits.size());
+  CHECK_THROWS_AS(parse({"--max-counter", "rcvd_seq_err"}), rdmabench::cli::UsageError);
+  CHECK_THROWS_WITH(parse({"--max-counter", "rcvd_seq_err=many"}),
+                    Catch::Contains("--max-counter rcvd_seq_err=many: 'many' for rcvd_seq_err is not a limit") &&
+                        Catch::Contains("NAME=Nppm"));
+}
+
+TEST_CASE("rdma_sweep round reports: the server's counters reach the client's record at rank 0", "[unit][sweep]") {
+  MyPairs client_rank;  // rank 1, client of 1 -> 2
+  client_rank.records.push_back(record("write_bw", 1, 2, 9.5));
+  MyPairs server_rank;  // rank 2, server of 1 -> 2
+  CounterDeltas served;
+  served.source = "rxe0 port 1 hw_counters";
+  served.moved = {{"out_of_seq_request", 600}};
+  server_rank.served.push_back({1, 2, served});
+  std::uint32_t epoch = 0;
+  MyPairs gathered = decode_done(encode_done(7, client_rank), 1, epoch);
+  CHECK(epoch == 7);
+  const MyPairs from_server = decode_done(encode_done(7, server_rank), 2, epoch);
+  REQUIRE(from_server.served.size() == 1);
+  join_server_counters(gathered.records, from_server.served);
+  REQUIRE(gathered.records.size() == 1);
+  REQUIRE(gathered.records[0].counters.server);
+  CHECK(gathered.records[0].counters.server->moved.at("out_of_seq_request") == 600);
+  CHECK_FALSE(gathered.records[0].counters.client);
+  // A rank reports only its own: counters of a pair it did not serve are refused.
+  CHECK_THROWS_WITH(decode_done(encode_done(7, server_rank), 3, epoch), Catch::Contains("another rank served"));
 }
 
 TEST_CASE("rdma_sweep devices: one for all, or one per local rank on its rail", "[unit][sweep]") {

@@ -145,6 +145,49 @@ TEST_CASE("a results.jsonl whose last line was cut short keeps its good records 
   REQUIRE_THROWS_MATCHES(read_records(strict), rdmabench::Error, MessageContains("results.jsonl line 2"));
 }
 
+namespace {
+
+/// Both ends' counters as a pair over rxe gives them: the client's own, the
+/// server's as its rank reported them.
+SweepRecord record_with_counters() {
+  SweepRecord r = full_record();
+  rdmabench::CounterDeltas client;
+  client.source = "rxe0 port 1 hw_counters";
+  client.counters_read = 14;
+  client.moved = {{"sent_pkts", 154000}, {"rcvd_seq_err", 12}};
+  rdmabench::CounterDeltas server = client;
+  server.source = "rxe1 port 1 hw_counters";
+  server.moved = {{"rcvd_pkts", 154000}, {"out_of_seq_request", 600}};
+  server.went_backwards = {"ack_deferred"};
+  r.counters = {client, server};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep record keeps both ends' counters through JSON and back", "[sweep]") {
+  const SweepRecord r = record_with_counters();
+  const std::string line = to_json_line(r);
+  CHECK_THAT(line, Catch::Contains(R"("counters":{"client":{"host_wide":false,"moved":{"rcvd_seq_err":12,"sent_pkts":154000},"read":14,"source":"rxe0 port 1 hw_counters","went_backwards":[]})"));
+  const SweepRecord back = from_json_line(line);
+  REQUIRE(back.counters.client);
+  REQUIRE(back.counters.server);
+  CHECK(back.counters.client->moved == r.counters.client->moved);
+  CHECK(back.counters.client->counters_read == 14);
+  CHECK(back.counters.server->source == "rxe1 port 1 hw_counters");
+  CHECK(back.counters.server->moved.at("out_of_seq_request") == 600);
+  CHECK(back.counters.server->went_backwards == std::vector<std::string>{"ack_deferred"});
+  CHECK_FALSE(back.counters.server->host_wide);
+  CHECK(to_json_line(back) == line);
+  // One end's alone, as the server's rank sends it to rank 0.
+  const auto server = counter_deltas_from_json_text(to_json_text(*r.counters.server));
+  CHECK(server.moved == r.counters.server->moved);
+  // A record without counters (an older sweep's) reads back without them.
+  CHECK_FALSE(from_json_line(to_json_line(full_record())).counters.client);
+  CHECK_THROWS_MATCHES(counter_deltas_from_json_text(R"({"moved":{"rcvd_seq_err":-3}})"), rdmabench::Error,
+                       MessageContains("field 'counters.moved.rcvd_seq_err' should be a whole number"));
+}
+
 TEST_CASE("sweep records, a measured and a failed one, for the schema check", "[.schema-samples]") {
   auto out = rdmabench::test::schema_sample_file("sweep.jsonl");
   SweepRecord failed = full_record();
@@ -153,6 +196,7 @@ TEST_CASE("sweep records, a measured and a failed one, for the schema check", "[
   failed.figures = {};
   failed.error = "the server's rank stopped answering";
   failed.run_id.clear();  // never connected: no run, so no id (pair_run.cpp)
-  out << to_json_line(full_record()) << '\n' << to_json_line(failed) << '\n';
+  out << to_json_line(full_record()) << '\n' << to_json_line(failed) << '\n'
+      << to_json_line(record_with_counters()) << '\n';
   CHECK(out.good());
 }

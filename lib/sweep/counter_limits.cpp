@@ -60,7 +60,7 @@ void add_end_excesses(const CounterDeltas& deltas, bool at_server, std::span<con
 std::vector<CounterLimit> default_counter_limits() {
   std::vector<CounterLimit> limits{
       // rxe (soft RoCE): sequence errors and retransmission.
-      rate_limit("rcvd_seq_err", 100), rate_limit("out_of_seq_request", 100), rate_limit("completer_retry_err", 1000),
+      rate_limit("rcvd_seq_err", 100), rate_limit("out_of_seq_request", 100), rate_limit("completer_retry_err", 10000),
       count_limit("retry_exceeded_err", 0),
       // mlx5: sequence errors, retransmission timeouts, congestion (CNPs), receive buffer drops.
       rate_limit("out_of_sequence", 100), rate_limit("packet_seq_err", 100), rate_limit("local_ack_timeout_err", 10),

@@ -3,15 +3,18 @@
 # lab guest, six "hosts" (a veth, an address and an rxe device each:
 # tests/lab/sweep_faults.sh says why not IP aliases), one rank each; host 6
 # is made slow (a 30 ms round trip: netem delay on its veth, with -t 4 in
-# flight) and the link between hosts 1 and 2
-# is cut (its RDMA packets dropped both ways). A pairwise write_bw sweep with
-# its re-test pass must exit non-zero and name: node rank 5, link rank 0 -
-# rank 1, and no other suspect. RDMABENCH_SWEEP_KEEP=DIR keeps the report.
+# flight), the link between hosts 1 and 2 is cut (its RDMA packets dropped
+# both ways) and the link between hosts 3 and 4 loses some of its packets
+# (netem loss both ways), which its bandwidth hides and its sequence-error
+# counters show. A pairwise write_bw sweep with its re-test pass must exit
+# non-zero and name: node rank 5, link rank 0 - rank 1, the silent degrader
+# rank 2 - rank 3, and no other suspect. RDMABENCH_SWEEP_KEEP=DIR keeps the report.
 # Exits 77 (skipped) outside the lab guest or without mpirun or tc.
 set -uo pipefail
 SWEEP=${1:?usage: rdma_sweep_faults_test.sh PATH/TO/rdma_sweep}
 HERE=$(cd "$(dirname "$0")" && pwd)
 HOSTS=6
+LOSS=${RDMABENCH_SWEEP_LOSS:-0.5%}
 [ -e /sys/class/infiniband/rxe0 ] || { echo "SKIPPED: needs the lab guest (run inside tools/rdma-lab)"; exit 77; }
 command -v mpirun >/dev/null || { echo "SKIPPED: no mpirun (tools/install-deps sweep installs openmpi-bin)"; exit 77; }
 command -v tc >/dev/null || { echo "SKIPPED: no tc (iproute2)"; exit 77; }
@@ -30,6 +33,7 @@ trap 'sweep_remove_hosts >/dev/null 2>&1' EXIT
 sweep_add_hosts $HOSTS || { echo "FAIL: could not make $HOSTS hosts"; exit 1; }
 sweep_slow_node "${SWEEP_ADDRS[5]}" || { echo "FAIL: could not slow host 6"; exit 1; }
 sweep_break_link "${SWEEP_ADDRS[0]}" "${SWEEP_ADDRS[1]}" || { echo "FAIL: could not cut hosts 1-2"; exit 1; }
+sweep_lossy_link "${SWEEP_ADDRS[2]}" "${SWEEP_ADDRS[3]}" "$LOSS" || { echo "FAIL: could not make hosts 3-4 lossy"; exit 1; }
 devices=$(IFS=,; echo "${SWEEP_DEVS[*]}")
 addresses=$(IFS=,; echo "${SWEEP_ADDRS[*]}")
 
@@ -67,11 +71,27 @@ for line in suspects:
     kind = line.split()[1]
     ranks = tuple(sorted(int(r) for r in re.findall(r"rank (\d+)", line.split(":")[0])))
     named.add((kind, ranks))
-expected = {("node", (5,)), ("link", (0, 1))}
+expected = {("node", (5,)), ("link", (0, 1)), ("silent-degrader", (2, 3))}
 if named != expected:
     sys.exit(f"FAIL: suspects named {sorted(named)}, expected exactly {sorted(expected)}")
 print(f"ok: the sweep named exactly {sorted(named)}")
 PY
 grep -q "confirm" "$out/report.md" || { echo "FAIL: report.md says nothing of the re-test confirming"; exit 1; }
+# The degrader's records: a sequence counter moved at an end, and its
+# bandwidth passed (the failure is its counters' alone).
+python3 - "$out/results.jsonl" <<'PY' || exit 1
+import json, sys
+watched = ("rcvd_seq_err", "out_of_seq_request")
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if {r["client"]["rank"], r["server"]["rank"]} != {2, 3} or r["pass"] != "sweep":
+        continue
+    moved = {end: r.get("counters", {}).get(end, {}).get("moved", {}) for end in ("client", "server")}
+    counted = sum(moved[end].get(name, 0) for end in moved for name in watched)
+    print(f"rank {r['client']['rank']} -> rank {r['server']['rank']}: {r['figures']}, {counted} sequence errors, {moved}")
+    if counted == 0:
+        sys.exit("FAIL: the lossy pair's records show no sequence error at either end")
+PY
+grep -q 'id="write_bw-counter_' "$out/report.html" || { echo "FAIL: report.html has no counter heatmap"; exit 1; }
 sed -n '/## write_bw/,$p' "$out/report.md" | head -60
 echo "ok: faults"

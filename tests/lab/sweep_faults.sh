@@ -8,6 +8,7 @@
 #   sweep_add_hosts 4           # prints "ADDR DEVICE GID_INDEX" per host
 #   sweep_slow_node 10.0.9.4    # every packet to or from .4 delayed SWEEP_SLOW_DELAY
 #   sweep_break_link 10.0.9.1 10.0.9.2   # RDMA between .1 and .2 dropped
+#   sweep_lossy_link 10.0.9.3 10.0.9.4 0.5%   # packets between .3 and .4 lost now and then
 #   sweep_clear_faults          # both undone, the hosts stay
 #   sweep_remove_hosts          # everything undone
 #
@@ -184,6 +185,24 @@ sweep_drop_to() {
   sweep_fault_root "$1" &&
     tc filter add dev "$1" parent 1: protocol ip prio 1 u32 match ip dst "$2/32" action drop ||
     { sweep_log "dropping $1 -> $2 failed"; return 1; }
+}
+
+# sweep_lossy_link A B LOSS: netem loss on the packets from A to B (on A's
+# veth) and from B to A (on B's), in a band of their own, so that only that
+# pair's path loses packets: a link that still carries its bandwidth while
+# its ends resend, the silent degrader rdma_sweep names by its counters.
+sweep_lossy_link() {
+  local a b
+  a=$(sweep_host_of "${1:-}") && b=$(sweep_host_of "${2:-}") || return 1
+  [ "$a" != "$b" ] || { sweep_log "sweep_lossy_link needs two different hosts, not $1 twice"; return 1; }
+  sweep_lose_to "swh$a" "$2" "${3:-0.5%}" && sweep_lose_to "swh$b" "$1" "${3:-0.5%}"
+}
+
+sweep_lose_to() {
+  sweep_fault_root "$1" &&
+    tc filter add dev "$1" parent 1: protocol ip prio 2 u32 match ip dst "$2/32" flowid 1:2 &&
+    tc qdisc replace dev "$1" parent 1:2 handle 20: netem loss "$3" limit 100000 ||
+    { sweep_log "losing $3 of $1 -> $2 failed"; return 1; }
 }
 
 # sweep_clear_faults: every host's veth and peer back to the default qdisc.

@@ -15,6 +15,7 @@
 #include "loops/load_receives.hpp"
 #include "loops/loop_kit.hpp"
 #include "rdmabench/system/stop_signals.hpp"
+#include "rdmabench/verbs/counter_sampler.hpp"
 #include "rdmabench/verbs/port_counters.hpp"
 #include "loops/loop_table.hpp"
 #include "system/idle_priority_spinner.hpp"
@@ -181,6 +182,10 @@ SizeResult run_round(Session& s, const ClockInfo& clock, Reporter& reporter, std
   const auto counters_before =
       read_port_counters(s.connection.port.device, s.connection.port.port);
   s.peer->barrier(start_barrier(round), s.timeout);
+  // Per interval too, where the run is long enough to have intervals.
+  std::optional<CounterSampler> sampler;
+  if (s.spec.duration_s && s.interval.count() > 0 && !counters_before.source.empty())
+    sampler.emplace(s.connection.port.device, s.connection.port.port, s.interval);
   reporter.size_started(bytes);
   const auto cpu_before = s.spec.cpu_util ? take_cpu_snapshot() : CpuSnapshot{};
   if (round == 0) detail::pause_point("mid-run");
@@ -201,6 +206,7 @@ SizeResult run_round(Session& s, const ClockInfo& clock, Reporter& reporter, std
   if (!counters_before.source.empty())
     result.counters = counter_deltas(
         counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
+  if (sampler) result.counters_per_interval = sampler->finish();
   if (s.spec.bidirectional) detail::exchange_bandwidth_figures(s, result);
   if (cpu_after) {
     const double region_s = cpu_after->wall_s - cpu_before.wall_s;

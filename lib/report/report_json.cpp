@@ -212,6 +212,10 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
         {"read", k->counters_read},
         {"moved", k->moved},
         {"went_backwards", k->went_backwards}};
+  if (r.counters && r.counters_per_interval)
+    j["counters"]["per_interval"] = {{"interval_ms", r.counters_per_interval->interval_ms},
+                                     {"ends_ms", r.counters_per_interval->ends_ms},
+                                     {"moved", r.counters_per_interval->moved}};
   if (r.period) j["soak"] = {{"period", r.period}, {"cut_short", r.period_cut_short}};
   j["context"] = to_json(c);
   return j;

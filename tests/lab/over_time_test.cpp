@@ -28,4 +28,14 @@ TEST_CASE("over time: a paused client shows in the minimum and p1, the average h
   // ...while the average lost about a sixteenth.
   CHECK(average > 0.8 * p50);
   CHECK_THAT(run.client_out, Catch::Contains("#         over time: "));
+  // The port's counters per interval too, read beside the loop: rxe counts
+  // the packets it sent in each, and no more than over the whole size.
+  const auto& counters = run.client.at("counters");
+  const auto& per_interval = counters.at("per_interval");
+  CHECK(per_interval.at("ends_ms").size() >= 30);  // -D 4 at 100 ms
+  const auto sent = per_interval.at("moved").at("sent_pkts").get<std::vector<std::uint64_t>>();
+  std::uint64_t sum = 0;
+  for (auto n : sent) sum += n;
+  CHECK(sum > 0);
+  CHECK(sum <= counters.at("moved").at("sent_pkts").get<std::uint64_t>());
 }

@@ -127,6 +127,9 @@ struct SizeResult {
   /// This side's port counters over this size (read before its start
   /// barrier and after its end barrier); empty where none could be read.
   std::optional<CounterDeltas> counters;
+  /// -D and soak runs with --interval: the same counters per interval, read
+  /// on a thread of their own from the start barrier on.
+  std::optional<CounterSeries> counters_per_interval;
   /// --run-infinitely: which period of the soak this is (1, 2, ...); 0:
   /// not a soak.
   std::uint64_t period = 0;

@@ -39,6 +39,14 @@ struct CounterDeltas {
   std::vector<std::string> went_backwards;     ///< reset or wrapped between the reads: no delta
 };
 
+/// Deltas per interval of the counters that moved over a span
+/// (CounterSampler, verbs/counter_sampler.hpp).
+struct CounterSeries {
+  double interval_ms = 0;
+  std::vector<double> ends_ms;  ///< each interval's end, from the first read
+  std::map<std::string, std::vector<std::uint64_t>> moved;  ///< by name, one delta per interval
+};
+
 /// after - before for each counter read both times.
 CounterDeltas counter_deltas(const CounterSnapshot& before, const CounterSnapshot& after);
 

@@ -3,6 +3,9 @@
 // device with none (siw), where the host's TCP counters stand in, host-wide.
 
 #include "rdmabench/verbs/port_counters.hpp"
+#include "rdmabench/verbs/counter_sampler.hpp"
+#include <chrono>
+#include <thread>
 
 #include <stdlib.h>
 
@@ -104,4 +107,38 @@ TEST_CASE(
   CHECK(d.moved == std::map<std::string, std::uint64_t>{{"tcp_RetransSegs", 3}});
   // Nothing at all to read: no source, so no counters in the report.
   CHECK(read_port_counters("siw0", 1, t.root / "sys", t.root / "nowhere").source.empty());
+}
+
+TEST_CASE("counter series: the deltas per interval of the counters that moved", "[counters]") {
+  auto snapshot = [](std::uint64_t seq, std::uint64_t pkts, std::uint64_t quiet) {
+    rdmabench::CounterSnapshot s;
+    s.source = "rxe0 port 1 hw_counters";
+    s.values = {{"rcvd_seq_err", seq}, {"sent_pkts", pkts}, {"link_downed", quiet}};
+    return s;
+  };
+  const std::vector<rdmabench::CounterSnapshot> reads{snapshot(5, 100, 1), snapshot(5, 200, 1),
+                                                      snapshot(8, 300, 1), snapshot(8, 350, 1)};
+  const auto s = rdmabench::counter_series(reads, {0, 100, 200, 260}, 100);
+  CHECK(s.interval_ms == 100);
+  CHECK(s.ends_ms == std::vector<double>{100, 200, 260});
+  CHECK(s.moved.at("rcvd_seq_err") == std::vector<std::uint64_t>{0, 3, 0});  // the stretch it fell in
+  CHECK(s.moved.at("sent_pkts") == std::vector<std::uint64_t>{100, 100, 50});
+  CHECK_FALSE(s.moved.contains("link_downed"));  // never moved
+
+  // A counter reset between two reads gives no series; one read gives none at all.
+  auto reset = reads;
+  reset[2].values["sent_pkts"] = 10;
+  CHECK_FALSE(rdmabench::counter_series(reset, {0, 100, 200, 260}, 100).moved.contains("sent_pkts"));
+  CHECK(rdmabench::counter_series({reads[0]}, {0}, 100).moved.empty());
+}
+
+TEST_CASE("counter sampler: reads at its start, every interval and at its finish", "[counters]") {
+  // Whatever this host has to read (a device that does not exist falls
+  // back to the host's TCP counters), the sampler starts, ticks, stops.
+  rdmabench::CounterSampler sampler("no_such_device_here", 1, std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(35));
+  const auto s = sampler.finish();
+  REQUIRE_FALSE(s.ends_ms.empty());  // at least the finishing read
+  for (std::size_t k = 1; k < s.ends_ms.size(); ++k) CHECK(s.ends_ms[k] > s.ends_ms[k - 1]);
+  for (const auto& [name, deltas] : s.moved) CHECK(deltas.size() == s.ends_ms.size());
 }

@@ -705,6 +705,53 @@ TEST_CASE("report: bandwidth over time under the row and in the JSON", "[report]
   CHECK_THAT(console(context(false), {bandwidth_result()}), !Catch::Contains("over time"));
 }
 
+namespace {
+
+/// A soak's third period, cut short, and its summary: the same kind of
+/// record, marked by `soak`.
+std::pair<SizeResult, rdmabench::SoakSummary> soak_records() {
+  auto period = bandwidth_result();
+  period.period = 3;
+  period.period_cut_short = true;
+  period.counters = rdmabench::CounterDeltas{"rxe0 port 1 hw_counters", false, 12, {{"rcvd_seq_err", 2}}, {}};
+  period.counters_per_interval = rdmabench::CounterSeries{100, {100, 200}, {{"rcvd_seq_err", {0, 2}}}};
+  rdmabench::SoakSummary summary;
+  summary.periods = 3;
+  summary.stopped_by = "SIGINT on this side";
+  summary.whole = bandwidth_result();
+  summary.whole.counters = period.counters;
+  return {period, summary};
+}
+
+}  // namespace
+
+TEST_CASE("report: a soak's periods and its summary, on the console and in the JSON", "[report][soak]") {
+  const auto [period, summary] = soak_records();
+  std::ostringstream console_text, json_text;
+  for (auto* out : {&console_text, &json_text}) {
+    auto reporter = out == &console_text ? make_console_reporter(*out) : make_json_reporter(*out);
+    reporter->begin(context(false));
+    reporter->size_done(period);
+    reporter->soak_done(summary);
+    reporter->end();
+  }
+  CHECK_THAT(console_text.str(), Catch::Contains("#         soak period 3 (cut short by the stop signal)\n"));
+  CHECK_THAT(console_text.str(), Catch::Contains("#         soak: 3 periods, stopped by SIGINT on this side; the whole run:\n"));
+  std::istringstream lines(json_text.str());
+  std::string first, second;
+  REQUIRE(std::getline(lines, first));
+  REQUIRE(std::getline(lines, second));
+  const auto p = nlohmann::json::parse(first);
+  const auto s = nlohmann::json::parse(second);
+  CHECK(p["soak"] == nlohmann::json({{"period", 3}, {"cut_short", true}}));
+  CHECK(p["counters"]["per_interval"]["moved"]["rcvd_seq_err"] == nlohmann::json({0, 2}));
+  CHECK(s["soak"]["summary"] == true);
+  CHECK(s["soak"]["periods"] == 3);
+  CHECK(s["soak"]["stopped_by"] == "SIGINT on this side");
+  CHECK(s["counters"]["region"] == "the whole soak: every period's deltas summed");
+  CHECK(s["bandwidth"]["messages"] == 5000);
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
@@ -725,6 +772,20 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
       {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
       {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
   bool header = true;
+  {
+    // A soak's period and summary records: a CSV row for the period, none
+    // for the summary (the CSV has a row per period, as per size).
+    const auto [period, summary] = soak_records();
+    std::ostringstream lines, rows;
+    auto reporter = make_json_reporter(lines);
+    reporter->begin(context(false));
+    reporter->size_done(period);
+    reporter->soak_done(summary);
+    render(*rdmabench::make_csv_reporter(rows, header), context(false), {period});
+    header = false;
+    json << lines.str();
+    csv_file << rows.str();
+  }
   for (const auto& [c, r] : runs) {
     std::ostringstream lines, rows;
     render(*make_json_reporter(lines), c, {r});

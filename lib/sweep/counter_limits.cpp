@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "rdmabench/compat/read_double.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::sweep {
@@ -89,7 +90,7 @@ CounterLimitSetting parse_counter_limit(std::string_view text) {
     value.remove_suffix(kPerMillionSuffix.size());
   }
   const char* end = value.data() + value.size();
-  const auto [stop, error] = std::from_chars(value.data(), end, limit.limit);
+  const auto [stop, error] = read_double(value.data(), end, limit.limit);
   require(!value.empty() && error == std::errc() && stop == end && std::isfinite(limit.limit) && limit.limit >= 0,
           fmt::format("'{}' for {} is not a limit of 0 or more", text.substr(equals + 1), name), hint);
   return {std::string(name), limit};

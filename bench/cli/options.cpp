@@ -226,6 +226,10 @@ void check_pacing_applies(const BenchmarkKind& kind, const CommandLine& cl) {
     throw UsageError(fmt::format("--rate applies to the client, which sends on the schedule; the server "
                                  "of {} follows the client and paces nothing: drop it there",
                                  kind.name));
+  // A sleep until the next completion would miss the schedule's posts.
+  if (cl.spec.use_event)
+    throw UsageError("-e/--use-event and --rate conflict: a paced run posts on a schedule, which a "
+                     "sleep until the next completion would miss; drop one");
   // Both sides send with -b, and the server has no schedule to keep.
   if (bandwidth && cl.spec.bidirectional)
     throw UsageError("--rate paces only the client's sending, and with -b the server sends too at full "

@@ -24,9 +24,7 @@ struct Lacking {
 };
 
 const Lacking kLacking[] = {
-    {'e', "events", "completions are always busy-polled here (event-driven completions are not offered yet); "
-                    "--cpu-util shows what the polling costs"},
-    {'X', "vector", "completions are always busy-polled here, so there is no completion vector to choose"},
+    {'X', "vector", "-e/--use-event takes its completion events on vector 0; choosing another is not offered yet"},
     {'C', "report-cycles", "latencies are reported in microseconds; --clock tsc times them with the TSC"},
     {'H', "report-histogram", "--dump-samples FILE writes every latency sample"},
     {'U', "report-unsorted", "--dump-samples FILE writes every latency sample, in the order measured"},
@@ -82,6 +80,7 @@ const std::vector<PerftestAlias> kAliases = {
     {"--rate_limit=R --rate_units=g|M|p", "--rate RGbps | --rate (R x 1.048576)MBps | --rate Rpps"},
     {"--rate_limit_type=SW", "(the rate is always paced in software)"},
     {"--burst_size=N", "--burst N"},
+    {"--events", "-e, --use-event (the client's choice holds on both sides)"},
     {"--bind_source_ip", "(refused: the route's source is used)"},
     {"-V", "--version"},
     {"-S N", "--sl N"},
@@ -189,6 +188,8 @@ class Rewriter {
         refuse(given + "=" + type, "the rate is paced in software here (--rate_limit_type=SW, or none)");
     } else if (name == "burst_size") {
       emit({"--burst", value_of(given, inline_value)});
+    } else if (name == "events") {
+      emit({"--use-event"});
     } else if (name == "CPU-freq") {
       out_.notes.push_back("--CPU-freq (perftest's) is taken: the CPU frequency check only warns here");
     } else if (name == "noPeak") {

@@ -51,8 +51,24 @@ bool server_is_passive(const TestSpec& spec) {
 
 bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default) {
   if (spec.measurement != Measurement::latency || !server_is_passive(spec)) return false;
+  // -e asks for a run that keeps no CPU busy waiting: auto sleeps then.
   return spec.passive_wait == PassiveWait::spin ||
-         (spec.passive_wait == PassiveWait::automatic && transport_spins_by_default);
+         (spec.passive_wait == PassiveWait::automatic && transport_spins_by_default && !spec.use_event);
+}
+
+namespace {
+
+/// Write latency's ping-pong polls the last byte of the buffer the peer
+/// writes: no completion tells either side that the peer's write arrived.
+bool polls_memory(const TestSpec& spec) {
+  return spec.operation == Operation::write && spec.measurement == Measurement::latency &&
+         !writes_with_immediate(spec);
+}
+
+}  // namespace
+
+bool waits_on_events(const TestSpec& spec) {
+  return spec.use_event && !spec.open_loop && !polls_memory(spec);
 }
 
 std::string to_string(PassiveWait wait) {
@@ -85,10 +101,30 @@ std::optional<std::string> find_unsupported_load(const TestSpec& spec) {
   return std::nullopt;
 }
 
+/// -e: where a loop has no completion to sleep on, or must not sleep.
+std::optional<std::string> find_unsupported_events(const TestSpec& spec) {
+  if (!spec.use_event) return std::nullopt;
+  if (spec.open_loop)
+    return "-e/--use-event and --rate conflict: an open-loop run posts on a schedule, which a sleep "
+           "until the next completion would miss; drop one";
+  if (polls_memory(spec))
+    return "-e/--use-event does not apply to rdma_write_lat's ping-pong, which polls the last byte of "
+           "the buffer the peer writes: no completion arrives to wake a sleeper; add --write-with-imm "
+           "(each side then reaps a completion per message) or drop -e";
+  if (spec.load_queue_pairs)
+    return "-e/--use-event and --load-qps conflict: the load's threads busy-poll their own completion "
+           "queue, spending the CPU that -e saves; drop one";
+  if (spec.passive_wait == PassiveWait::spin)
+    return "-e/--use-event and --passive-wait spin conflict: -e keeps the idle server asleep too; "
+           "drop one";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> find_unsupported(const TestSpec& spec) {
   if (auto load = find_unsupported_load(spec)) return load;
+  if (auto events = find_unsupported_events(spec)) return events;
   const std::string c = "-c/--connection " + to_string(spec.qp_type);
   const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
   if (spec.qp_type == QpType::uc && one_sided)

@@ -231,7 +231,14 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt},
     // --run-infinitely and --report-every (bench/cli): both sides run
     // periods until either stops.
-    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt});
+    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt},
+    // Each side's own waiting, not the wire's behaviour; still the client's
+    // choice holds on both, as --cpu-util's does: a server serves each
+    // client as it asks, and the client's report describes both sides.
+    TestParameter<bool>{"use_event", "-e/--use-event", &TestSpec::use_event, Agreement::adopt,
+        OptionGroup::test, "wait for completions asleep on a completion channel instead of busy "
+        "polling, on both sides (the client's choice holds); with --cpu-util, what a run costs the "
+        "CPU without polling"});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

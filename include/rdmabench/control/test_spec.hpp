@@ -72,6 +72,9 @@ struct TestSpec {
   bool validate = false;  ///< check every byte of untimed messages after each size
   AtomicOp atomic = AtomicOp::fetch_and_add;  ///< atomic tests only
   PassiveWait passive_wait = PassiveWait::automatic;  ///< the client's choice holds
+  /// -e: the timed loops sleep on a completion channel until a completion
+  /// arrives instead of busy polling; the client's choice holds on both sides.
+  bool use_event = false;
   /// -u: RC ack timeout exponent, 4.096 usec x 2^qp_timeout per try (14: ~67 ms).
   std::uint32_t qp_timeout = 14;
   /// --load-qps: latency tests run this many extra RC queue pairs streaming
@@ -96,9 +99,15 @@ bool server_is_passive(const TestSpec& spec);
 
 /// True when the server keeps a CPU busy at idle priority while the client
 /// runs: a passive latency test (read, atomic) with --passive-wait spin, or
-/// with auto where the transport spins by default (both ends of a connection
-/// share the transport, so both sides reach the same answer).
+/// with auto where the transport spins by default and -e is not given (both
+/// ends of a connection share the transport and the client's -e, so both
+/// sides reach the same answer).
 bool server_spins_while_passive(const TestSpec& spec, bool transport_spins_by_default);
+/// True when this run's timed loops sleep on a completion channel instead
+/// of busy polling: -e, wherever a loop has a completion to wait for (not
+/// write latency's ping-pong, which polls memory) and no schedule to keep
+/// (not an open loop). find_unsupported refuses -e where this is false.
+bool waits_on_events(const TestSpec& spec);
 std::string to_string(PassiveWait wait);  ///< auto, spin, sleep
 std::string to_string(ConnectMethod method);
 std::string to_string(AtomicOp op);  ///< perftest's names: FETCH_AND_ADD, CMP_AND_SWAP

@@ -81,6 +81,17 @@ TEST_CASE("perftest spellings: its letters where the meaning matches", "[options
   CHECK_THAT(noted.notes[0], Catch::Contains("the CPU frequency check only warns here"));
 }
 
+TEST_CASE("perftest spellings: -e, --events and --use_event sleep on completion events", "[options][perftest]") {
+  CHECK_FALSE(parse_command_line(kWriteBw, {"host-b"}).spec.use_event);
+  for (const char* spelling : {"-e", "--events", "--use_event", "--use-event"}) {
+    INFO(spelling);
+    CHECK(parse_command_line(kWriteBw, {spelling, "host-b"}).spec.use_event);
+  }
+  // -X chose perftest's completion vector; ours is vector 0.
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"-X", "2"}), UsageError,
+                         MessageContains("-e/--use-event takes its completion events on vector 0"));
+}
+
 TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "

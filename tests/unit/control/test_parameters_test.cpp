@@ -46,6 +46,7 @@ TestSpec unusual_spec() {
   s.warmup_each_size = false;
   s.passive_wait = PassiveWait::sleep;
   s.open_loop = true;
+  s.use_event = true;
   return s;
 }
 

@@ -442,6 +442,7 @@ TEST_CASE("wire: Hello carries each flag away from its default", "[wire]") {
       {"-r", [](rdmabench::TestSpec& s) { s.rx_depth = 4096; }},
       {"--passive-wait sleep",
        [](rdmabench::TestSpec& s) { s.passive_wait = rdmabench::PassiveWait::sleep; }},
+      {"-e", [](rdmabench::TestSpec& s) { s.use_event = true; }},
   };
   for (const auto& [name, set] : flags) {
     INFO(name);

@@ -51,6 +51,7 @@ OverheadRun measure(std::uint64_t iterations, unsigned repeats) {
 
   AlwaysAlivePeer peer;
   Watchdog dog(peer, Milliseconds(kNeverSeconds * 1000), "nothing (loop_overhead)");
+  CompletionWait busy(nullptr);  // the loops' default: busy polling
   FakeCompletionQueue empty(FakeCompletionQueue::Holds::nothing);
   FakeCompletionQueue sends(FakeCompletionQueue::Holds::completions);
   FakeCompletionQueue receives(FakeCompletionQueue::Holds::completions, kMessageBytes);
@@ -74,28 +75,28 @@ OverheadRun measure(std::uint64_t iterations, unsigned repeats) {
   row("recorder: timed (-D), last + record", Recording<TimedRecorder>{timed, round_trip_ticks});
   row("try_reap_one: empty CQ", TryReap{empty.get(), dog});
   row("try_reap_one: one completion", TryReap{sends.get(), dog});
-  row("reap_one: one completion", Reap{sends.get(), dog});
-  row("reap_receive: one completion", ReapReceive{receives.get(), kMessageBytes, dog});
+  row("reap_one: one completion", Reap{sends.get(), busy, dog});
+  row("reap_receive: one completion", ReapReceive{receives.get(), kMessageBytes, busy, dog});
   row("watchdog: idle", WatchdogIdle{dog});
   row("watchdog: watch", WatchdogWatch{dog});
-  row("spin turn: empty poll + idle", SpinTurn{empty.get(), dog});
+  row("spin turn: empty poll + idle", SpinTurn{empty.get(), busy, dog});
 
   run.whole_sample = "send_lat sample: " + tsc + ", -n";
   row(run.whole_sample, SendLatencySample<TscClock, CountedRecorder>{
-                            counted, sends.get(), receives.get(), kMessageBytes, dog});
+                            counted, sends.get(), receives.get(), kMessageBytes, busy, dog});
   TimedRecorder timed_tsc = recorder_keeping_all(histogram, counter.ticks_per_us);
   row("send_lat sample: " + tsc + ", -D",
       SendLatencySample<TscClock, TimedRecorder>{timed_tsc, sends.get(), receives.get(),
-                                                 kMessageBytes, dog});
+                                                 kMessageBytes, busy, dog});
   row("send_lat sample: clock_gettime, -n",
       SendLatencySample<MonotonicClock, CountedRecorder>{counted, sends.get(), receives.get(),
-                                                         kMessageBytes, dog});
+                                                         kMessageBytes, busy, dog});
   TimedRecorder timed_ns = recorder_keeping_all(histogram, kNsPerUs);
   row("send_lat sample: clock_gettime, -D",
       SendLatencySample<MonotonicClock, TimedRecorder>{timed_ns, sends.get(), receives.get(),
-                                                       kMessageBytes, dog});
+                                                       kMessageBytes, busy, dog});
   row("read_lat sample: " + tsc + ", -n",
-      RoundTripSample<TscClock, CountedRecorder>{counted, sends.get(), dog});
+      RoundTripSample<TscClock, CountedRecorder>{counted, sends.get(), busy, dog});
   return run;
 }
 

@@ -16,6 +16,7 @@
 
 namespace rdmabench::microbench {
 
+using detail::CompletionWait;
 using detail::Watchdog;
 
 /// The floor under every other row: the counter, the compare, the branch.
@@ -52,16 +53,18 @@ struct TryReap {
 /// A send's completion, waited for (here always there at the first poll).
 struct Reap {
   ibv_cq* cq;
+  CompletionWait& wait;
   Watchdog& dog;
-  void operator()(std::uint64_t) { detail::reap_one(cq, dog); }
+  void operator()(std::uint64_t) { detail::reap_one(cq, wait, dog); }
 };
 
 /// A receive's completion, waited for, its length checked.
 struct ReapReceive {
   ibv_cq* cq;
   std::uint64_t bytes;
+  CompletionWait& wait;
   Watchdog& dog;
-  void operator()(std::uint64_t i) { detail::reap_receive(cq, bytes, 0, dog, i); }
+  void operator()(std::uint64_t i) { detail::reap_receive(cq, bytes, 0, wait, dog, i); }
 };
 
 /// The watchdog's share of one idle spin: a count, a mask, once in 2^20 a check.
@@ -77,13 +80,15 @@ struct WatchdogWatch {
 };
 
 /// One turn of a wait on an empty queue (reap_one's, reap_receive's): how
-/// late, at worst, a completion that just landed is noticed.
+/// late, at worst, a completion that just landed is noticed. Busy polling:
+/// the completion wait's branch, then the watchdog's spin.
 struct SpinTurn {
   ibv_cq* empty_cq;
+  CompletionWait& wait;
   Watchdog& dog;
   void operator()(std::uint64_t) {
     ibv_wc wc;
-    if (ibv_poll_cq(empty_cq, 1, &wc) == 0) dog.idle(0);
+    if (ibv_poll_cq(empty_cq, 1, &wc) == 0) wait.idle(dog, 0, empty_cq);
   }
 };
 
@@ -97,6 +102,7 @@ struct SendLatencySample {
   ibv_cq* send_cq;
   ibv_cq* recv_cq;
   std::uint64_t bytes;
+  CompletionWait& wait;
   Watchdog& dog;
   void operator()(std::uint64_t i) {
     const std::uint64_t now = Clock::now();
@@ -104,7 +110,7 @@ struct SendLatencySample {
     recorder.record(i, now);
     const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || final;
     if (signaled) keep(detail::try_reap_one(send_cq, dog));
-    detail::reap_receive(recv_cq, bytes, 0, dog, i);
+    detail::reap_receive(recv_cq, bytes, 0, wait, dog, i);
   }
 };
 
@@ -115,6 +121,7 @@ template <typename Clock, typename Recorder>
 struct RoundTripSample {
   Recorder& recorder;
   ibv_cq* cq;
+  CompletionWait& wait;
   Watchdog& dog;
   void operator()(std::uint64_t i) {
     const std::uint64_t now = Clock::now();
@@ -122,7 +129,7 @@ struct RoundTripSample {
     recorder.record(i, now);
     ibv_wc wc;
     int n;
-    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(i);
+    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) wait.idle(dog, i, cq);
     if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
       dog.completion_failed(wc, n);
     dog.watch(i);

@@ -101,6 +101,7 @@ ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, c
   plan.qp = options;
   plan.ack_timeout = static_cast<std::uint8_t>(spec.qp_timeout);
   plan.buffer_bytes = largest_size(spec);
+  plan.completion_events = waits_on_events(spec);
   plan_depths(plan, spec, port, transport, limits);
   plan_completion_queues(plan, port, limits);
   // Outstanding RDMA reads: what the device allows, capped by the byte-wide

@@ -1,6 +1,7 @@
 // Bandwidth of writes, reads, sends or atomics from this side: tx-depth
 // operations in flight on each of the -q queue pairs, one in `signal_every`
-// signaled, completions polled in batches from the CQ they share. A count
+// signaled, completions polled in batches from the CQ they share (with -e,
+// a loop that finds none sleeps until the next arrives). A count
 // run times all its operations; a -D run times a window that leaves out a
 // warm-up and a cool-down margin. A passive server takes no part; it waits
 // at the barrier that ends the size. With --rate the client posts only what
@@ -121,7 +122,7 @@ class Paced {
 /// the mode.
 template <typename Clock, bool Timed, typename Receives, typename Pace>
 void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthWindow& window,
-                    Receives& receives, Pace& pace, Watchdog& dog) {
+                    Receives& receives, Pace& pace, CompletionWait& wait, Watchdog& dog) {
   ibv_wc wc[kPollBatch];
   std::uint64_t completed = 0, target = 0;
   for (const Lane& lane : lanes) target += lane.target;
@@ -130,7 +131,7 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
   pace.start(start);
   while (completed < target) {
     pace.template fill<Clock>(L, lanes, dog);
-    receives.service(lanes, dog);  // -b send: keep the peer's receives posted
+    const int received = receives.service(lanes, dog);  // -b send: keep the peer's receives posted
     const int n = ibv_poll_cq(L.cq, kPollBatch, wc);
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);
@@ -144,7 +145,8 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
     }
     dog.watch(completed);
     if (n == 0) {
-      dog.idle(completed);
+      // Only when both CQs were found empty: with -e the wait may sleep.
+      if (received == 0) wait.idle(dog, completed, L.cq, receives.cq());
       if constexpr (!Timed) continue;
     }
     // One timestamp per poll that reaped (and, in -D runs, per idle poll,
@@ -166,7 +168,8 @@ void bandwidth_loop(const BandwidthLoop& L, std::vector<Lane>& lanes, BandwidthW
 /// does not know how many messages to expect, that this QP is done. A -b run
 /// keeps serving the peer's messages meanwhile.
 template <typename Receives>
-void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Receives& receives, Watchdog& dog) {
+void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Receives& receives, CompletionWait& wait,
+                      Watchdog& dog) {
   ibv_send_wr wr{};
   wr.opcode = IBV_WR_SEND;
   wr.send_flags = IBV_SEND_SIGNALED;
@@ -175,22 +178,20 @@ void send_end_markers(const std::vector<Lane>& lanes, ibv_cq* cq, Receives& rece
     if (int rc = ibv_post_send(lane.qp, &wr, &bad); rc != 0) dog.post_failed(rc);
   ibv_wc wc;
   for (std::size_t reaped = 0; reaped < lanes.size();) {
-    receives.service(lanes, dog);
+    const int received = receives.service(lanes, dog);
     const int n = ibv_poll_cq(cq, 1, &wc);
     if (n < 0 || (n == 1 && wc.status != IBV_WC_SUCCESS)) [[unlikely]]
       dog.completion_failed(wc, n);
-    if (n == 0) dog.idle(reaped);
+    if (n == 0 && received == 0) wait.idle(dog, reaped, cq, receives.cq());
     reaped += static_cast<std::size_t>(n);
   }
 }
 
 /// Whatever the peer still sends after this side is done (-b send).
 template <typename Receives>
-void finish_receives(const std::vector<Lane>& lanes, Receives& receives, Watchdog& dog) {
-  while (!receives.done()) {
-    receives.service(lanes, dog);
-    dog.idle(receives.progress());
-  }
+void finish_receives(const std::vector<Lane>& lanes, Receives& receives, CompletionWait& wait, Watchdog& dog) {
+  while (!receives.done())
+    if (receives.service(lanes, dog) == 0) wait.idle(dog, receives.progress(), receives.cq());
 }
 
 /// The timed loops of one size, for one kind of receiving side and pace.
@@ -199,14 +200,14 @@ void finish_receives(const std::vector<Lane>& lanes, Receives& receives, Watchdo
 template <typename Clock, typename Receives, typename Pace>
 void run_size(const LoopView& v, const BandwidthLoop& loop, std::vector<Lane>& warmup_lanes,
               std::vector<Lane>& lanes, BandwidthWindow& untimed, BandwidthWindow& window,
-              Receives& receives, Pace& pace, Watchdog& dog) {
+              Receives& receives, Pace& pace, CompletionWait& wait, Watchdog& dog) {
   if (v.warmup() && !v.spec.duration_s)  // -D has its own warm-up margin
-    bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, pace, dog);
-  if (v.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, pace, dog);
-  else bandwidth_loop<Clock, false>(loop, lanes, window, receives, pace, dog);
+    bandwidth_loop<Clock, false>(loop, warmup_lanes, untimed, receives, pace, wait, dog);
+  if (v.spec.duration_s) bandwidth_loop<Clock, true>(loop, lanes, window, receives, pace, wait, dog);
+  else bandwidth_loop<Clock, false>(loop, lanes, window, receives, pace, wait, dog);
   if (v.spec.duration_s && uses_receives(v.spec))
-    send_end_markers(lanes, v.cq.get(), receives, dog);
-  finish_receives(lanes, receives, dog);
+    send_end_markers(lanes, v.cq.get(), receives, wait, dog);
+  finish_receives(lanes, receives, wait, dog);
 }
 
 /// The pacer's interval at this size: "10Gbps" is a different message rate
@@ -260,19 +261,20 @@ SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const Clock
   window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "completions");
   explain_receive_shortage(v, dog);
+  CompletionWait wait(v.completion_channel);
   const bool receives_too = v.spec.bidirectional && uses_receives(v.spec);
   with_clock(clock, [&]<typename Clock>() {
     auto run_with = [&](auto& pace) {
       if (!receives_too) {
         NoReceives none;
-        run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, none, pace, dog);
+        run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, none, pace, wait, dog);
         return;
       }
       ReceiveReplenisher receives(v.recv_cq.get(), prepare_receive(v), bytes,
                                   (v.warmup() + v.spec.iterations) * v.qps.size(),
                                   v.spec.duration_s != 0);
       receives.expect_markers(v.qps.size());
-      run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, receives, pace, dog);
+      run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, receives, pace, wait, dog);
     };
     if (v.pacing) {
       Paced pace(paced_ticks_per_message(v, bytes, clock), v.pacing->burst, qps);

@@ -1,5 +1,6 @@
 // Reaping completions inside the timed loops: every wait goes through the
-// watchdog, every failure names the work request.
+// completion wait (a spin or, with -e, a sleep) and the watchdog, every
+// failure names the work request.
 #include <fmt/format.h>
 
 #include "loops/loop_kit.hpp"
@@ -24,10 +25,10 @@ void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uin
 }
 
 bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes,
-                            Watchdog& dog, std::uint64_t progress) {
+                            CompletionWait& wait, Watchdog& dog, std::uint64_t progress) {
   ibv_wc wc;
   int n;
-  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(progress);
+  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) wait.idle(dog, progress, cq);
   if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
     dog.completion_failed(wc, n);
   if (wc.byte_len == header_bytes) return true;
@@ -35,9 +36,9 @@ bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t heade
   return false;
 }
 
-void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, Watchdog& dog,
-                  std::uint64_t progress) {
-  if (reap_receive_or_marker(cq, bytes, header_bytes, dog, progress)) [[unlikely]]
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, CompletionWait& wait,
+                  Watchdog& dog, std::uint64_t progress) {
+  if (reap_receive_or_marker(cq, bytes, header_bytes, wait, dog, progress)) [[unlikely]]
     check_received_length(header_bytes, bytes, header_bytes);  // a marker where none belongs
 }
 
@@ -48,10 +49,10 @@ bool try_reap_one(ibv_cq* cq, Watchdog& dog) {
   return n == 1;
 }
 
-void reap_one(ibv_cq* cq, Watchdog& dog) {
+void reap_one(ibv_cq* cq, CompletionWait& wait, Watchdog& dog) {
   ibv_wc wc;
   int n;
-  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(0);  // no progress until it arrives
+  while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) wait.idle(dog, 0, cq);  // no progress until it arrives
   if (n < 0 || wc.status != IBV_WC_SUCCESS) dog.completion_failed(wc, n);
 }
 

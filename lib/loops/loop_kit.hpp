@@ -10,6 +10,7 @@
 
 #include "rdmabench/system/clock.hpp"
 #include "rdmabench/report/result.hpp"
+#include "loops/completion_wait.hpp"
 #include "loops/loop_view.hpp"
 #include "system/watchdog.hpp"
 
@@ -31,8 +32,9 @@ PreparedOperation prepare_operation(const LoopView& view, std::uint64_t bytes);
 /// connection.
 void explain_receive_shortage(const LoopView& view, Watchdog& dog);
 
-/// Blocks (spinning, watched) until one completion arrives; checks it.
-void reap_one(ibv_cq* cq, Watchdog& dog);
+/// Blocks (spinning or, with -e, asleep; watched) until one completion
+/// arrives; checks it.
+void reap_one(ibv_cq* cq, CompletionWait& wait, Watchdog& dog);
 /// One look at `cq`: true if it held a successful completion.
 bool try_reap_one(ibv_cq* cq, Watchdog& dog);
 
@@ -49,16 +51,16 @@ PreparedReceive prepare_receive(const LoopView& view);
 /// Posts `count` receives on every QP (before the barrier that lets the peer send).
 void post_receives(const LoopView& view, std::uint32_t count);
 
-/// Spins until one receive completes; checks its status and that it carried
-/// `bytes` after `header_bytes` (a peer sending another size is a protocol
-/// error, not a result).
-void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, Watchdog& dog,
-                  std::uint64_t progress);
+/// Waits (as reap_one) until one receive completes; checks its status and
+/// that it carried `bytes` after `header_bytes` (a peer sending another size
+/// is a protocol error, not a result).
+void reap_receive(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes, CompletionWait& wait,
+                  Watchdog& dog, std::uint64_t progress);
 
 /// Like reap_receive, but a zero-length message (a -D run's end marker) is
 /// accepted: returns true for it.
 bool reap_receive_or_marker(ibv_cq* cq, std::uint64_t bytes, std::uint32_t header_bytes,
-                            Watchdog& dog, std::uint64_t progress);
+                            CompletionWait& wait, Watchdog& dog, std::uint64_t progress);
 
 /// Throws unless a receive completion of `byte_len` carried `bytes` of payload.
 void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes);

@@ -30,6 +30,7 @@ struct LoopView {
   const Transport& transport;
   const CompletionQueue& cq;       ///< our sends, writes and reads
   const CompletionQueue& recv_cq;  ///< our posted receives
+  ibv_comp_channel* completion_channel;  ///< -e: both CQs report here; null: busy polling
   const std::vector<QueuePair>& qps;
   const std::vector<AddressHandle>& peer_ahs;
   const std::vector<std::uint32_t>& peer_qpns;
@@ -55,7 +56,8 @@ inline LoopView view_of(Role role, const TestSpec& spec, std::size_t size_index,
                         Milliseconds interval, const Connection& c) {
   return LoopView{role,           spec,         size_index,          pacing,      peer,        timeout,
                   interval,
-                  c.transport,    c.cq,         c.recv_cq,           c.qps,       c.peer_ahs,  c.peer_qpns,
+                  c.transport,    c.cq,         c.recv_cq,           c.completion_channel.get(),
+                  c.qps,          c.peer_ahs,   c.peer_qpns,
                   c.local_buffer, c.exposed_buffer, c.local_mr,      c.exposed_mr, c.grh_buffer, c.grh_mr,
                   c.load,         c.remote,     c.plan.send_queue_depth, c.plan.receive_queue_depth,
                   c.max_inline};

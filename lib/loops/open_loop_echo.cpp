@@ -133,8 +133,9 @@ void echo_client(const EchoQueues& q, Pacer& pacer, std::vector<Posted>& ring, S
 void end_echo_run(const EchoQueues& q, Watchdog& dog) {
   EchoRequests r(q);
   post(q.qp, r.marker, dog);
-  reap_one(q.send_cq, dog);
-  if (!reap_receive_or_marker(q.recv_cq, q.bytes, 0, dog, 0))
+  CompletionWait busy(nullptr);  // an open loop keeps its schedule: -e is refused with --rate
+  reap_one(q.send_cq, busy, dog);
+  if (!reap_receive_or_marker(q.recv_cq, q.bytes, 0, busy, dog, 0))
     throw Error("protocol error: the server answered the end of the run with a message");
   repost(q.qp, r.receive, dog);
 }
@@ -143,6 +144,7 @@ void end_echo_run(const EchoQueues& q, Watchdog& dog) {
 /// a -D run (total: the largest count) until the end marker.
 void echo_server(const EchoQueues& q, std::uint64_t total, bool markers, Watchdog& dog) {
   EchoRequests r(q);
+  CompletionWait busy(nullptr);  // -e is refused with --rate
   std::uint64_t answered = 0, sent = 0;
   bool ended = false;
   ibv_wc wc[kPollBatch];
@@ -163,7 +165,7 @@ void echo_server(const EchoQueues& q, std::uint64_t total, bool markers, Watchdo
       // The client's window bounds what it sends, but not our send queue:
       // its answers may have arrived before our completions were reaped.
       while (answered - sent >= q.send_slots) {
-        reap_one(q.send_cq, dog);
+        reap_one(q.send_cq, busy, dog);
         ++sent;
       }
       ibv_send_wr& out = marker ? r.marker : r.message;

@@ -1,6 +1,6 @@
 // The receiving side of send bandwidth: the server reaps receive completions
-// in batches and reposts each consumed receive at once on the QP it came
-// from, so the sender finds one posted (else it would stall on
+// in batches (with -e, asleep between them) and reposts each consumed
+// receive at once on the QP it came from, so the sender finds one posted (else it would stall on
 // receiver-not-ready retries). A counted run times its messages from the
 // first arrival to the last; a -D run times the window that starts a tenth of
 // the duration after the first arrival and ends a tenth before the duration
@@ -27,7 +27,8 @@ struct ReceiveLoop {
 /// (Timed); `first` and `last` are the first and last arrival.
 template <typename Clock, bool Timed>
 void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t count,
-                  BandwidthWindow& window, std::uint64_t* first, std::uint64_t* last, Watchdog& dog) {
+                  BandwidthWindow& window, std::uint64_t* first, std::uint64_t* last, CompletionWait& wait,
+                  Watchdog& dog) {
   ibv_recv_wr wr = L.receive.wr;
   auto sges = L.receive.sges;
   wr.sg_list = sges.data();
@@ -40,7 +41,7 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
     const int want = Timed ? kPollBatch : static_cast<int>(std::min<std::uint64_t>(kPollBatch, count - received));
     const int n = ibv_poll_cq(L.cq, want, wc);
     if (n == 0) {
-      dog.idle(received);
+      wait.idle(dog, received, L.cq);
       continue;
     }
     const std::uint64_t now = Clock::now();
@@ -93,15 +94,16 @@ SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, con
   window.keep_intervals(v.interval, v.spec.duration_s, clock.ticks_per_us);
   Watchdog dog(v.peer, v.timeout, "the peer's sends");
   explain_receive_shortage(v, dog);
+  CompletionWait wait(v.completion_channel);
   std::uint64_t first = 0, last = 0;
   with_clock(clock, [&]<typename Clock>() {
     if (v.spec.duration_s) {
-      receive_loop<Clock, true>(loop, lanes, 0, window, &first, &last, dog);
+      receive_loop<Clock, true>(loop, lanes, 0, window, &first, &last, wait, dog);
       return;
     }
     if (v.warmup())
-      receive_loop<Clock, false>(loop, warmup_lanes, v.warmup() * qps, untimed, &first, &last, dog);
-    receive_loop<Clock, false>(loop, lanes, v.spec.iterations * qps, untimed, &first, &last, dog);
+      receive_loop<Clock, false>(loop, warmup_lanes, v.warmup() * qps, untimed, &first, &last, wait, dog);
+    receive_loop<Clock, false>(loop, lanes, v.spec.iterations * qps, untimed, &first, &last, wait, dog);
   });
   if (v.spec.duration_s) {
     r.bandwidth = window.figures(bytes, clock.ticks_per_us);

@@ -20,9 +20,10 @@ namespace rdmabench::detail {
 
 /// For one-way runs: nothing to receive.
 struct NoReceives {
-  void service(const std::vector<Lane>&, Watchdog&) {}
+  int service(const std::vector<Lane>&, Watchdog&) { return 0; }
   bool done() const { return true; }
   std::uint64_t progress() const { return 0; }
+  ibv_cq* cq() const { return nullptr; }
 };
 
 class ReceiveReplenisher {
@@ -34,8 +35,9 @@ class ReceiveReplenisher {
     wr_.sg_list = sges_.data();
   }
 
-  /// Reaps what has arrived (never more than the run expects) and reposts.
-  void service(const std::vector<Lane>& lanes, Watchdog& dog) {
+  /// Reaps what has arrived and reposts; returns how many it reaped (0: the
+  /// CQ was empty, and a loop with nothing else to do may wait).
+  int service(const std::vector<Lane>& lanes, Watchdog& dog) {
     ibv_wc wc[16];
     const int n = ibv_poll_cq(cq_, 16, wc);
     if (n < 0) [[unlikely]]
@@ -54,12 +56,15 @@ class ReceiveReplenisher {
       if (int rc = ibv_post_recv(lanes[index].qp, &wr_, &bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
     }
+    return n;
   }
 
   bool done() const { return until_markers_ ? markers_ == markers_wanted_ : received_ >= expected_; }
   void expect_markers(std::size_t qps) { markers_wanted_ = qps; }
   /// Grows with every message or marker: the watchdog's measure of progress.
   std::uint64_t progress() const { return received_ + markers_; }
+  /// Where the peer's messages complete: a loop waits on it too (-e).
+  ibv_cq* cq() const { return cq_; }
 
  private:
   ibv_cq* cq_;

@@ -1,5 +1,6 @@
 // Read and atomic latency: the client issues one signaled read (or atomic)
-// on the server's buffer at a time and spins on the completion queue. A
+// on the server's buffer at a time and spins on the completion queue (with
+// -e: sleeps on its channel until the completion comes). A
 // sample is the time between two consecutive posts: one full round trip, not
 // halved (the data comes back with the response). The server's CPU takes no
 // part.
@@ -13,7 +14,7 @@ namespace {
 
 template <typename Clock, typename Recorder>
 void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Recorder& recorder,
-                     Watchdog& dog) {
+                     CompletionWait& wait, Watchdog& dog) {
   ibv_send_wr wr = op.wr;
   ibv_sge sge = op.sge;
   wr.sg_list = &sge;
@@ -27,7 +28,7 @@ void round_trip_loop(ibv_qp* qp, ibv_cq* cq, const PreparedOperation& op, Record
     if (int rc = ibv_post_send(qp, &wr, &bad); rc != 0) [[unlikely]]
       dog.post_failed(rc);
     int n;
-    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) dog.idle(i);
+    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) wait.idle(dog, i, cq);
     if (n < 0 || wc.status != IBV_WC_SUCCESS) [[unlikely]]
       dog.completion_failed(wc, n);
     dog.watch(i);  // the target's NIC answers even with its process stopped
@@ -43,16 +44,17 @@ SizeResult measure_round_trip_latency(const LoopView& v, std::uint64_t bytes, co
 
   const auto op = prepare_operation(v, bytes);
   Watchdog dog(v.peer, v.timeout, "the completion");
+  CompletionWait wait(v.completion_channel);
   ibv_qp* qp = v.qps.front().get();
   if (v.spec.duration_s) {
     Histogram histogram;  // allocated before timing
     TimedRecorder recorder(histogram, v.spec.duration_s, clock.ticks_per_us, untimed_margin_share(v.spec));
-    with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, dog); });
+    with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, wait, dog); });
     return histogram_result(r, histogram, clock.ticks_per_us, 1.0);
   }
   std::vector<std::uint64_t> stamps(v.spec.iterations + 1);  // allocated before timing
   CountedRecorder recorder{stamps.data(), v.warmup(), v.warmup() + v.spec.iterations};
-  with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, dog); });
+  with_clock(clock, [&]<typename Clock>() { round_trip_loop<Clock>(qp, v.cq.get(), op, recorder, wait, dog); });
   r.latency_samples_us = interval_samples(stamps, v.spec.iterations, clock.ticks_per_us, 1.0);
   r.latency = summarize_latency(r.latency_samples_us);
   return r;

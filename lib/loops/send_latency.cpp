@@ -1,6 +1,6 @@
 // Send latency: ping-pong of two-sided sends. The client sends, then spins
-// on its receive queue for the server's reply; the server does the mirror
-// image. Each side reposts the receive it consumed once it has answered. A
+// on its receive queue for the server's reply (with -e: sleeps until it
+// comes); the server does the mirror image. Each side reposts the receive it consumed once it has answered. A
 // sample is the time between two consecutive posts, halved for one-way
 // latency as perftest does.
 // A -D run ends with a zero-length send each way: the server, which does not
@@ -24,7 +24,7 @@ struct SendLatencyLoop {
 };
 
 template <typename Clock, typename Recorder>
-void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& dog) {
+void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, CompletionWait& wait, Watchdog& dog) {
   ibv_send_wr wr = L.send.wr;
   ibv_sge sge = L.send.sge;
   wr.sg_list = &sge;
@@ -38,8 +38,9 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
   bool signal_pending = false;
   auto receive = [&](std::uint64_t i) {
     const std::uint32_t header = L.receive.header_bytes;
-    if constexpr (Recorder::kEndsWithMarker) return reap_receive_or_marker(L.recv_cq, L.bytes, header, dog, i);
-    reap_receive(L.recv_cq, L.bytes, header, dog, i);
+    if constexpr (Recorder::kEndsWithMarker)
+      return reap_receive_or_marker(L.recv_cq, L.bytes, header, wait, dog, i);
+    reap_receive(L.recv_cq, L.bytes, header, wait, dog, i);
     return false;
   };
   for (std::uint64_t i = 0;; ++i) {
@@ -50,7 +51,7 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     recorder.record(i, now);
     const bool signaled = i % kLatencySignalEvery == kLatencySignalEvery - 1 || final;
     if (signaled) {
-      if (signal_pending) reap_one(L.send_cq, dog);
+      if (signal_pending) reap_one(L.send_cq, wait, dog);
       signal_pending = true;
     }
     ibv_send_wr& out = Recorder::kEndsWithMarker && final ? marker : wr;
@@ -68,7 +69,7 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     if (final) break;
   }
   if (L.initiator) recorder.finish(Clock::now());
-  if (signal_pending) reap_one(L.send_cq, dog);
+  if (signal_pending) reap_one(L.send_cq, wait, dog);
 }
 
 }  // namespace
@@ -83,8 +84,9 @@ SizeResult measure_send_latency(const LoopView& v, std::uint64_t bytes, const Cl
                v.spec.qp_type == QpType::ud ? "the peer's send (UD is unreliable: a lost message "
                                               "ends a ping-pong)"
                                             : "the peer's send");
+  CompletionWait wait(v.completion_channel);
   return time_ping_pong(v, bytes, clock, [&]<typename Clock>(auto& recorder) {
-    send_latency_loop<Clock>(loop, recorder, dog);
+    send_latency_loop<Clock>(loop, recorder, wait, dog);
   });
 }
 

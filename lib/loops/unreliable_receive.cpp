@@ -37,6 +37,7 @@ SizeResult measure_unreliable_receive(const LoopView& v, std::uint64_t bytes, co
   ibv_cq* cq = v.recv_cq.get();
   const std::uint64_t sent = v.warmup() + v.spec.iterations;
   Watchdog dog(v.peer, v.timeout, "the peer's sends");
+  CompletionWait wait(v.completion_channel);
 
   std::uint64_t received = 0, first = 0, last = 0, idle_polls = 0;
   bool sender_done = false;
@@ -48,8 +49,13 @@ SizeResult measure_unreliable_receive(const LoopView& v, std::uint64_t bytes, co
       if (n < 0) [[unlikely]]
         dog.completion_failed(wc[0], n);
       if (n == 0) {
-        if (!sender_done) dog.idle(received);  // a sender that stalls or dies
-        if ((++idle_polls & kControlCheckMask) != 0) continue;
+        // A sender that stalls or dies: the watchdog. Once it is done, the
+        // grace period below bounds the wait, and the watchdog looks no more.
+        if (!sender_done) wait.idle(dog, received, cq);
+        else wait.rest(cq);
+        // A sleeping wait has woken or spent a slice: the control look is
+        // due every time.
+        if (!wait.sleeps() && (++idle_polls & kControlCheckMask) != 0) continue;
         const auto now = std::chrono::steady_clock::now();
         if (!sender_done && v.peer.peer_has_spoken()) {
           sender_done = true;

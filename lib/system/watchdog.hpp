@@ -40,6 +40,10 @@ class Watchdog {
     if ((++spins_ & kCheckMask) == 0) [[unlikely]] check(progress);
   }
 
+  /// Call from a loop that sleeps instead of spinning (-e), at least once
+  /// per slice of its sleep: the look idle() takes every 2^20 spins.
+  void look(std::uint64_t progress) { check(progress); }
+
   /// Call once per poll in loops that progress without the peer's CPU (a
   /// one-sided initiator, whose target's NIC serves while its process is
   /// stopped): ends the run when the heartbeat thread found the peer silent.

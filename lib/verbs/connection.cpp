@@ -1,6 +1,7 @@
 // Creating a Connection's verbs objects from its plan, and tearing them down.
 #include "rdmabench/verbs/connection.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,6 +37,20 @@ void set_cm_ack_timeout(rdma_cm_id* cm_id, TransportKind transport, std::uint8_t
   if (!cm_id || transport == TransportKind::iwarp) return;
   if (rdma_set_option(cm_id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout) != 0)
     throw_system_error(fmt::format("rdma_set_option(ACK_TIMEOUT {}) for {}", timeout, what), errno);
+}
+
+/// -e: one channel for both CQs, so that a loop waiting for either (a
+/// bidirectional send run reaps its own completions and the peer's
+/// messages) sleeps on one descriptor. Non-blocking: the loops read an event
+/// only after poll() said one is there, and a read that finds none must
+/// return rather than sleep past the loops' deadlines.
+CompletionChannel create_completion_channel(ibv_context* context) {
+  CompletionChannel channel(ibv_create_comp_channel(context));
+  if (!channel) throw_system_error("ibv_create_comp_channel (-e/--use-event)", errno);
+  const int flags = ::fcntl(channel->fd, F_GETFL);
+  if (flags < 0 || ::fcntl(channel->fd, F_SETFL, flags | O_NONBLOCK) != 0)
+    throw_system_error("fcntl(O_NONBLOCK) on the completion channel", errno);
+  return channel;
 }
 
 }  // namespace
@@ -98,9 +113,11 @@ void Connection::create_shared(ConnectionPlan p) {
 
   pd.reset(ibv_alloc_pd(context));
   if (!pd) throw_system_error("ibv_alloc_pd", errno);
-  cq.reset(ibv_create_cq(context, static_cast<int>(plan.send_cq_entries), nullptr, nullptr, 0));
+  if (plan.completion_events) completion_channel = create_completion_channel(context);
+  cq.reset(ibv_create_cq(context, static_cast<int>(plan.send_cq_entries), nullptr, completion_channel.get(), 0));
   if (!cq) throw_system_error("ibv_create_cq", errno);
-  recv_cq.reset(ibv_create_cq(context, static_cast<int>(plan.receive_cq_entries), nullptr, nullptr, 0));
+  recv_cq.reset(ibv_create_cq(context, static_cast<int>(plan.receive_cq_entries), nullptr,
+                              completion_channel.get(), 0));
   if (!recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
 
   local_psn = random_psn();

@@ -83,6 +83,8 @@ struct ConnectionPlan {
   std::uint64_t buffer_bytes = 0;  ///< each data buffer: the largest message
   BufferAccess access;
   std::uint8_t ack_timeout = 14;  ///< -u: 4.096 us x 2^ack_timeout per RC retry
+  /// -e: both CQs report to a completion channel, which the loops sleep on.
+  bool completion_events = false;
   QpOptions qp;
   LoadPlan load;
 };
@@ -153,9 +155,10 @@ class Connection {
   rdma_conn_param cm_parameters() const;
 
   // Teardown runs bottom-up (reverse of declaration): memory regions before
-  // their buffers, the QP before its CQ and PD, all verbs objects before the
-  // context, the rdma_cm id (which may own the context) after them, and the
-  // event channel last. ~Connection disconnects the rdma_cm ids first.
+  // their buffers, the QP before its CQ and PD, the CQs before their
+  // completion channel, all verbs objects before the context, the rdma_cm id
+  // (which may own the context) after them, and the event channel last.
+  // ~Connection disconnects the rdma_cm ids first.
   EventChannel cm_events;
   std::vector<CmId> cm_ids;        ///< with rdma_cm: one connection per QP, then per load QP
   std::size_t cm_established = 0;  ///< how many of cm_ids were connected
@@ -165,6 +168,8 @@ class Connection {
   Transport transport;
   ConnectionPlan plan;
   ProtectionDomain pd;
+  /// -e: where both CQs below report completions; null when the loops busy-poll.
+  CompletionChannel completion_channel;
   CompletionQueue cq;       ///< completions of our sends, writes and reads
   CompletionQueue recv_cq;  ///< completions of our posted receives
   std::vector<QueuePair> qps;            ///< plan.queue_pairs of them; latency loops use one

@@ -29,6 +29,7 @@ struct FreeDeviceList { void operator()(ibv_device** p) const { ibv_free_device_
 using Context = std::unique_ptr<ibv_context, detail::CloseContext>;
 using ProtectionDomain = std::unique_ptr<ibv_pd, detail::DeallocPd>;
 using CompletionQueue = std::unique_ptr<ibv_cq, detail::DestroyCq>;
+using CompletionChannel = std::unique_ptr<ibv_comp_channel, detail::DestroyCompChannel>;
 using QueuePair = std::unique_ptr<ibv_qp, detail::DestroyQp>;
 using AddressHandle = std::unique_ptr<ibv_ah, detail::DestroyAh>;
 using MemoryRegion = std::unique_ptr<ibv_mr, detail::DeregMr>;

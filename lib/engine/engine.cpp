@@ -137,6 +137,9 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
   c.parameters = s.spec;
+  c.completions = s.role == Role::server && server_is_passive(s.spec) ? "none"
+                  : waits_on_events(s.spec)                           ? "events"
+                                                                      : "busy polling";
   if (latency && server_is_passive(s.spec)) {
     const std::string choice =
         s.spec.passive_wait == PassiveWait::automatic

@@ -75,6 +75,8 @@ class ConsoleReporter final : public Reporter {
       for (const auto& warning : c.achievable.warnings) line("Warning", warning);
     }
     if (!c.passive_wait.empty()) line("Server wait", c.passive_wait);
+    if (c.completions == "events") line("Completions", "events: asleep on a completion channel until each arrives (-e)");
+    else if (c.completions == "busy polling") line("Completions", "busy polling (-e sleeps instead)");
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
                                                      : "; every sample kept, warmup excluded and counted"));

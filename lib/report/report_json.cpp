@@ -70,6 +70,7 @@ nlohmann::json to_json(const RunContext& c) {
       {"gpu_relationship",
        c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
       {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+      {"completions", c.completions},
       {"achievable", c.achievable.device_found ? to_json(c.achievable) : nlohmann::json()},
       {"parameters", parameters_json(c.parameters)},
   };

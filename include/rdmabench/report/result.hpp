@@ -187,6 +187,10 @@ struct RunContext {
   /// How the idle server of a read or atomic latency test waits (--passive-wait);
   /// empty where the server takes part or the test is bandwidth.
   std::string passive_wait;
+  /// How this side's timed loop waits for completions: "busy polling",
+  /// "events" (-e: asleep on a completion channel) or "none" (the passive
+  /// server of a one-sided test reaps none).
+  std::string completions = "busy polling";
   std::uint32_t queue_pairs = 1;
   std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
   bool bidirectional = false;

@@ -156,6 +156,7 @@ TEST_CASE("report: console latency table, golden", "[report]") {
       kContextBlock +
       "# Queue           : 1 QP, tx depth 1 each, max inline 220 bytes\n"
       "# Clock           : TSC, 2400 MHz\n"
+      "# Completions     : busy polling (-e sleeps instead)\n"
       "# Latency         : one-way (round trip / 2); every sample kept, warmup excluded and "
       "counted\n" +
       kRule + "\n" +
@@ -171,9 +172,9 @@ TEST_CASE("report: console latency table, golden", "[report]") {
 
 TEST_CASE("report: console latency figures sit under their perftest column names", "[report]") {
   const auto lines = lines_of(console(context(true), {latency_result(1000, 1000)}));
-  REQUIRE(lines.size() == 15);
-  const auto& header = lines[12];
-  const auto& row = lines[13];
+  REQUIRE(lines.size() == 16);
+  const auto& header = lines[13];
+  const auto& row = lines[14];
   const std::pair<const char*, const char*> columns[] = {
       {"#bytes", "2"},
       {"#iterations", "1000"},
@@ -204,6 +205,7 @@ TEST_CASE("report: console bandwidth table, golden", "[report]") {
       kContextBlock +
       "# Queue           : 1 QP, tx depth 128 each, max inline 220 bytes\n"
       "# Clock           : TSC, 2400 MHz\n"
+      "# Completions     : busy polling (-e sleeps instead)\n"
       "# Units           : MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s\n" +
       kRule + "\n" +
       "#  #bytes    #iterations     BW peak[MB/sec]     BW average[MB/sec]   MsgRate[Mpps]  #warmup\n"
@@ -256,10 +258,10 @@ TEST_CASE("report: console bandwidth in Gb/s is MB/s * 8 / 1000", "[report]") {
   auto c = context(false);
   c.report_gbits = true;
   const auto lines = lines_of(console(c, {bandwidth_result()}));
-  REQUIRE(lines.size() == 15);
-  CHECK(lines[10] == "# Units           : Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s");
-  const auto& header = lines[12];
-  const auto& row = lines[13];
+  REQUIRE(lines.size() == 16);
+  CHECK(lines[11] == "# Units           : Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s");
+  const auto& header = lines[13];
+  const auto& row = lines[14];
   CHECK(field_ending_at(row, right_edge(header, "BW peak[Gb/sec]")) == "100.00");
   CHECK(field_ending_at(row, right_edge(header, "BW average[Gb/sec]")) == "90.00");
   CHECK(field_ending_at(row, right_edge(header, "MsgRate[Mpps]")) == "0.171661");  // unscaled
@@ -349,6 +351,25 @@ TEST_CASE("report: JSON context block", "[report]") {
   CHECK(c["clock"] == "TSC, 2400 MHz");
   CHECK(c["tx_depth"] == 128);
   CHECK(c["max_inline_bytes"] == 220);
+}
+
+TEST_CASE("report: how each side waited for completions, in the header and the JSON context",
+          "[report][events]") {
+  auto c = context(false);
+  CHECK(nlohmann::json::parse(lines_of([&] {
+          std::ostringstream out;
+          render(*make_json_reporter(out), c, {bandwidth_result()});
+          return out.str();
+        }()).at(0))["context"]["completions"] == "busy polling");
+  c.completions = "events";
+  std::ostringstream out;
+  render(*make_json_reporter(out), c, {bandwidth_result()});
+  CHECK(nlohmann::json::parse(lines_of(out.str()).at(0))["context"]["completions"] == "events");
+  CHECK_THAT(console(c, {bandwidth_result()}),
+             Catch::Contains("# Completions     : events: asleep on a completion channel until each arrives (-e)\n"));
+  // A passive server reaps none: its header says nothing of it.
+  c.completions = "none";
+  CHECK_THAT(console(c, {bandwidth_result()}), !Catch::Contains("Completions"));
 }
 
 TEST_CASE("report: JSON for a size measured by the peer has neither block", "[report]") {

@@ -101,12 +101,15 @@ int run(const BenchmarkKind& kind, const CommandLine& cl) {
   for (const auto& note : cl.notes) notice(note);
   auto outputs = make_outputs(cl);  // fail on an unwritable file before connecting
   if (auto warning = governor_warning()) notice(*warning);
-  const ClockInfo clock = choose_clock(cl.clock);
+  ClockInfo clock = choose_clock(cl.clock, waits_on_events(cl.spec));
   // Pin as early as the device is known, so that buffers are allocated (first
   // touched) near it; without -d that is only once the session has opened it.
   std::optional<CpuPlacement> placement;
   if (!cl.side.device.empty()) placement = place_thread_near_device(cl.placement, cl.side.device);
   auto run_session = [&](Session& session) {
+    // A server learns of -e from the client's hello: a TSC chosen for busy
+    // loops may not keep time for sleeping ones.
+    if (waits_on_events(session.spec) && !waits_on_events(cl.spec)) clock = choose_clock(cl.clock, true);
     session.interval = cl.interval;
     if (!placement) {
       placement = place_thread_near_device(cl.placement, session.connection.port.device);

@@ -52,6 +52,10 @@ struct ClockEvidence {
   /// (two reads on one CPU around a read on another) any CPU's offset had.
   double tsc_offset_resolution_us = 0;
   std::string cpus;  ///< those CPUs, as a list
+  /// The timed loops sleep (-e): the thread may move between CPUs, and its
+  /// CPU idles, where a TSC not known to be invariant may stop or skew.
+  /// The cross-check, taken on busy CPUs, cannot vouch for that.
+  bool loops_sleep = false;
 };
 
 struct ClockDecision {
@@ -71,8 +75,8 @@ inline constexpr double kMaxTscRateDrift = 0.005;
 
 /// automatic: the TSC when it is invariant or the kernel keeps time with it
 /// (clocksource kCounterClocksource). Otherwise the TSC only when clock_gettime is a system call
-/// here and the TSC agrees across this thread's CPUs (perftest uses the TSC
-/// unconditionally; we check). tsc / monotonic force one.
+/// here, the TSC agrees across this thread's CPUs and the loops do not sleep
+/// (perftest uses the TSC unconditionally; we check). tsc / monotonic force one.
 ClockDecision decide_clock(ClockChoice choice, const ClockEvidence& evidence);
 
 /// Whether decide_clock needs evidence.tsc_offset_spread_us (costly to get).
@@ -82,7 +86,8 @@ bool needs_tsc_cross_check(ClockChoice choice, const ClockEvidence& evidence);
 /// the hardware states (aarch64's CNTFRQ_EL0) is used when the calibration
 /// agrees with it within kMaxTscRateDrift; otherwise the calibrated one, and
 /// the description says so.
-ClockInfo choose_clock(ClockChoice choice = ClockChoice::automatic);
+/// `loops_sleep`: the run's loops sleep on completion events (-e).
+ClockInfo choose_clock(ClockChoice choice = ClockChoice::automatic, bool loops_sleep = false);
 
 /// The TSC's rate over `ticks` and `ns` against the calibrated one: a signed
 /// fraction (0.01 = 1% fast).

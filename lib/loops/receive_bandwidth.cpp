@@ -3,8 +3,11 @@
 // receive at once on the QP it came from, so the sender finds one posted (else it would stall on
 // receiver-not-ready retries). A counted run times its messages from the
 // first arrival to the last; a -D run times the window that starts a tenth of
-// the duration after the first arrival and ends a tenth before the duration
-// is over, and ends when every QP has delivered its zero-length end marker.
+// the duration after its loop starts, as the sender's does (both start at
+// the barrier), and ends a tenth before the duration is over, and ends when
+// every QP has delivered its zero-length end marker. Anchored at the first
+// arrival instead, a receiver that took that arrival late (asleep with -e,
+// or starved of a CPU) would close its window after the sender had stopped.
 #include <algorithm>
 
 #include "loops/bandwidth_window.hpp"
@@ -35,6 +38,7 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
   ibv_recv_wr* bad = nullptr;
   ibv_wc wc[kPollBatch];
   std::uint64_t received = 0, markers = 0;
+  if constexpr (Timed) window.start(Clock::now());
   while (Timed ? markers < lanes.size() : received < count) {
     // Never reap past `count`: the warmup phase must not swallow the first
     // timed messages (nor the timed phase the next size's).
@@ -47,7 +51,7 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
     const std::uint64_t now = Clock::now();
     if (received == 0 && markers == 0) {
       *first = now;
-      window.start(now);
+      if constexpr (!Timed) window.start(now);
     }
     if (n < 0) [[unlikely]]
       dog.completion_failed(wc[0], n);

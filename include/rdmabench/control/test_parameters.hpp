@@ -219,7 +219,7 @@ inline constexpr auto kTestParameters = std::make_tuple(
         Agreement::adopt, OptionGroup::placement,
         "read and atomic latency: the idle server keeps a CPU busy at the lowest priority (spin), "
         "so a soft device's responder thread never waits for a CPU to wake, or lets it idle "
-        "(sleep); auto (default) spins on iWARP only; the client's choice holds", {}, "",
+        "(sleep); auto (default) spins on iWARP only, and not with -e; the client's choice holds", {}, "",
         {applies_bit(Operation::read) | applies_bit(Operation::atomic), applies_bit(Measurement::latency),
          "rdma_read_lat and rdma_atomic_lat, whose server is idle while the client times",
          " is not one of them"}},

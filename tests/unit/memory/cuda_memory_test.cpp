@@ -1,9 +1,7 @@
-// The CUDA plug-in against the stand-in driver (tests/cuda_standin: host
+// The CUDA plug-in against the stand-in driver (tests/gpu_standin: host
 // memory behind the CUDA entry points), loaded the way the real driver is,
 // through RDMABENCH_CUDA_DRIVER. What needs a real GPU (dma-buf export that
 // a NIC accepts, GPUDirect traffic) is checked by tools/gpu-check.
-#include <dlfcn.h>
-
 #include "catch2_compat.hpp"
 #include <cstdlib>
 #include <optional>
@@ -13,6 +11,7 @@
 #include "rdmabench/memory/memory.hpp"
 #include "rdmabench/engine/pattern.hpp"
 #include "rdmabench/control/session.hpp"
+#include "gpu_standin_probe.hpp"
 #include "test_helpers.hpp"
 #include "../scoped_env.hpp"
 
@@ -31,23 +30,9 @@ struct StandinDriver {
   ScopedEnv dmabuf{"CUDA_STANDIN_DMABUF", std::nullopt};
 };
 
-/// Allocations and contexts the stand-in has handed out and not had back;
-/// the library stays loaded by this handle only while we ask.
-int standin_outstanding() {
-  void* handle = ::dlopen(RDMABENCH_CUDA_STANDIN, RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(handle);
-  auto outstanding = reinterpret_cast<int (*)()>(::dlsym(handle, "rdmabench_cuda_standin_outstanding"));
-  REQUIRE(outstanding);
-  const int n = outstanding();
-  ::dlclose(handle);
-  return n;
-}
+int standin_outstanding() { return rdmabench::test::standin_outstanding(RDMABENCH_CUDA_STANDIN); }
 
-std::vector<std::byte> read_back(MemoryProvider& memory, const Buffer& buffer, std::size_t bytes) {
-  std::vector<std::byte> out(bytes);
-  memory.copy_out(buffer, out);
-  return out;
-}
+using rdmabench::test::read_back;
 
 }  // namespace
 

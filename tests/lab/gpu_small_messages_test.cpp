@@ -132,7 +132,10 @@ TEST_CASE("rocm: read_lat with device memory on both sides, 2 B and 64 KiB", "[l
 TEST_CASE("rocm: send_bw with device memory on both sides, 2 B and 64 KiB", "[lab][gpu][rocm][no-cpu-access]") {
   small_and_large_on_both_sides("rdma_send_bw");
 }
-TEST_CASE("rocm: send_lat with device memory on both sides, 2 B and 64 KiB", "[lab][gpu][rocm][no-cpu-access]") {
+// The sanitizer set's ROCm case: a receive and an inline candidate on each
+// side, and the HIP copies of --validate.
+TEST_CASE("rocm: send_lat with device memory on both sides, 2 B and 64 KiB",
+          "[sanitizer][lab][gpu][rocm][no-cpu-access]") {
   small_and_large_on_both_sides("rdma_send_lat");
 }
 TEST_CASE("rocm: atomic_bw with device memory on both sides", "[lab][gpu][rocm][no-cpu-access]") {

@@ -32,6 +32,7 @@ struct StandinDriver {
 
 int standin_outstanding() { return rdmabench::test::standin_outstanding(RDMABENCH_CUDA_STANDIN); }
 
+using rdmabench::test::connect_client_on;
 using rdmabench::test::read_back;
 
 }  // namespace
@@ -118,37 +119,19 @@ TEST_CASE("cuda memory: cuda-host is pinned host memory the CPU can touch", "[cu
 
 TEST_CASE("cuda memory: write latency refuses GPU memory before connecting", "[cuda]") {
   StandinDriver standin;
-  SideConfig config;
-  config.memory = parse_memory_choice("cuda:0");
-  config.server = "127.0.0.1";
-  config.tcp_port = 1;  // nothing listens: reaching the network would say so instead
-  config.timeout = Milliseconds(500);
-  TestSpec spec;
-  spec.operation = Operation::write;
-  spec.measurement = Measurement::latency;
-  spec.sizes = {64};
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::write, Measurement::latency), Error,
                          MessageContains("write latency cannot run on cuda:0 memory: its loop polls the "
                                          "last byte of the buffer from the CPU"));
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::write, Measurement::latency), Error,
                          MessageContains("give --write-with-imm (the target then polls a completion queue), or use rdma_send_lat"));
   // Pinned host memory is CPU memory: the same test gets as far as the network.
-  config.memory = parse_memory_choice("cuda-host:0");
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda-host:0", Operation::write, Measurement::latency), Error,
                          !MessageContains("write latency cannot run"));
   CHECK(standin_outstanding() == 0);
 }
 
 TEST_CASE("cuda memory: a missing driver fails a client before it connects", "[cuda]") {
   ScopedEnv driver{"RDMABENCH_CUDA_DRIVER", "/nonexistent/libcuda.so.1"};
-  SideConfig config;
-  config.memory = parse_memory_choice("cuda:0");
-  config.server = "127.0.0.1";
-  config.tcp_port = 1;
-  TestSpec spec;
-  spec.operation = Operation::send;
-  spec.measurement = Measurement::latency;
-  spec.sizes = {64};
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::send, Measurement::latency), Error,
                          MessageContains("no CUDA driver"));
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "catch2_compat.hpp"
+#include "rdmabench/control/session.hpp"
 #include "rdmabench/memory/memory.hpp"
 
 namespace rdmabench::test {
@@ -27,6 +28,22 @@ inline std::vector<std::byte> read_back(MemoryProvider& memory, const Buffer& bu
   std::vector<std::byte> out(bytes);
   memory.copy_out(buffer, out);
   return out;
+}
+
+/// A client of `operation` x `measurement` on `memory` ("cuda:0") that
+/// connects to a port where nothing listens: what it throws says whether
+/// it got as far as the network.
+inline void connect_client_on(const std::string& memory, Operation operation, Measurement measurement) {
+  SideConfig config;
+  config.memory = parse_memory_choice(memory);
+  config.server = "127.0.0.1";
+  config.tcp_port = 1;
+  config.timeout = Milliseconds(500);
+  TestSpec spec;
+  spec.operation = operation;
+  spec.measurement = measurement;
+  spec.sizes = {64};
+  connect_to_server(config, spec, [](const std::string&) {});
 }
 
 }  // namespace rdmabench::test

@@ -12,7 +12,6 @@
 
 #include "memory/gpu/gpu_device_memory.hpp"
 #include "memory/rocm/hip_runtime.hpp"
-#include "rdmabench/control/session.hpp"
 #include "rdmabench/engine/pattern.hpp"
 #include "rdmabench/memory/memory.hpp"
 #include "gpu_standin_probe.hpp"
@@ -126,19 +125,14 @@ TEST_CASE("rocm memory: device memory exports a dma-buf, or says why not", "[roc
              Catch::Contains("hipMemGetHandleForAddressRange failed: operation not supported (hipErrorNotSupported)"));
 }
 
-TEST_CASE("rocm memory: write latency refuses it before connecting, naming host memory instead", "[rocm]") {
+TEST_CASE("rocm memory: a client fails before connecting, on write latency or without the runtime", "[rocm]") {
   HipStandin standin;
-  SideConfig config;
-  config.memory = parse_memory_choice("rocm:0");
-  config.server = "127.0.0.1";
-  config.tcp_port = 1;  // nothing listens: reaching the network would say so instead
-  config.timeout = Milliseconds(500);
-  TestSpec spec;
-  spec.operation = Operation::write;
-  spec.measurement = Measurement::latency;
-  spec.sizes = {64};
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
-                         MessageContains("write latency cannot run on rocm:0 memory") &&
-                             MessageContains("or --mem host here"));
+  REQUIRE_THROWS_MATCHES(rdmabench::test::connect_client_on("rocm:0", Operation::write, Measurement::latency),
+                         Error, MessageContains("write latency cannot run on rocm:0 memory") &&
+                                    MessageContains("or --mem host here"));
+  // A client without the runtime fails before it connects, as without CUDA's driver.
+  ScopedEnv missing{"RDMABENCH_HIP_RUNTIME", "/nonexistent/libamdhip64.so"};
+  REQUIRE_THROWS_MATCHES(rdmabench::test::connect_client_on("rocm:0", Operation::send, Measurement::latency),
+                         Error, MessageContains("no HIP runtime"));
   CHECK(hip_standin_outstanding() == 0);
 }

@@ -24,7 +24,8 @@ class HipDevice {
   HipDevice(std::shared_ptr<const Runtime> runtime, const MemoryChoice& choice)
       : runtime_(std::move(runtime)), ordinal_(choice.gpu_device) {
     int count = 0;
-    runtime_->check(api().get_device_count(&count), "hipGetDeviceCount");
+    // A runtime whose hipInit succeeds without a GPU says so here instead.
+    if (hipError_t e = api().get_device_count(&count); e != hipErrorNoDevice) runtime_->check(e, "hipGetDeviceCount");
     if (ordinal_ >= count)
       throw Error(fmt::format("--mem {}: no ROCm device {} (found {})", choice.name(), ordinal_, count),
                   count > 0 ? fmt::format("valid: 0 to {}; {}", count - 1, kListAmdGpus) : std::string(kListAmdGpus));

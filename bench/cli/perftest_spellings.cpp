@@ -46,11 +46,10 @@ const Lacking kLacking[] = {
     {0, "latency_gap", "--rate R paces a latency test's sends (open loop)"},
     {0, "mr_per_qp", "every QP shares one memory region here"},
     {0, "odp", "on-demand paging is not offered"},
-    {0, "mmap", "--mem host or --mem cuda[:N]; mmap'd files are not offered"},
-    {0, "use_rocm", "ROCm memory is not offered yet: --mem host or --mem cuda[:N]"},
-    {0, "use_neuron", "--mem host or --mem cuda[:N]"},
-    {0, "use_hl", "--mem host or --mem cuda[:N]"},
-    {0, "use_mlu", "--mem host or --mem cuda[:N]"},
+    {0, "mmap", "--mem host, cuda[:N] or rocm[:N]; mmap'd files are not offered"},
+    {0, "use_neuron", "--mem host, cuda[:N] or rocm[:N]"},
+    {0, "use_hl", "--mem host, cuda[:N] or rocm[:N]"},
+    {0, "use_mlu", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use-null-mr", "null memory regions are not offered"},
     {0, "use-srq", "shared receive queues are not offered yet"},
     {0, "use_srq", "shared receive queues are not offered yet"},
@@ -76,6 +75,8 @@ const std::vector<PerftestAlias> kAliases = {
     {"--use_cuda=N", "--mem cuda:N"},
     {"--use_cuda_bus_id=BUS", "--mem cuda --cuda-bus-id BUS"},
     {"--use_cuda_dmabuf", "--gdr dmabuf"},
+    {"--use_rocm=N", "--mem rocm:N"},
+    {"--use_rocm_dmabuf", "--gdr dmabuf"},
     {"--use_hugepages", "--mem hugepage"},
     {"--out_json", "--json perftest_out.json"},
     {"--out_json_file=FILE", "--json FILE"},
@@ -105,7 +106,7 @@ struct Pending {
   std::optional<std::string> rate_limit, rate_units;
   bool out_json = false;
   std::optional<std::string> out_json_file;
-  bool memory_given = false;  ///< --mem or --use_cuda already says what memory
+  bool memory_given = false;  ///< --mem, --use_cuda or --use_rocm already says what memory
   bool bus_id_given = false;  ///< perftest's --use_cuda_bus_id, which implies CUDA memory
 };
 
@@ -167,13 +168,16 @@ class Rewriter {
     if (name == "use_cuda") {
       emit({"--mem", "cuda:" + value_of(given, inline_value)});
       pending_.memory_given = true;
+    } else if (name == "use_rocm") {
+      emit({"--mem", "rocm:" + value_of(given, inline_value)});
+      pending_.memory_given = true;
     } else if (name == "use_cuda_bus_id") {
       emit({"--cuda-bus-id", value_of(given, inline_value)});
       pending_.bus_id_given = true;
     } else if (name == "use_hugepages") {
       emit({"--mem", "hugepage"});
       pending_.memory_given = true;
-    } else if (name == "use_cuda_dmabuf") {
+    } else if (name == "use_cuda_dmabuf" || name == "use_rocm_dmabuf") {  // the latter: AMD's perftest
       emit({"--gdr", "dmabuf"});
     } else if (name == "out_json") {
       pending_.out_json = true;

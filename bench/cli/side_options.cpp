@@ -87,8 +87,8 @@ void apply_memory(const std::string& text, const po::variables_map& vm, CommandL
     choice.cuda_bus_id = bus_id;
   }
   if (vm.count("gdr")) {
-    if (choice.kind != MemoryChoice::Kind::cuda)
-      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N); --mem is {}", text));
+    if (!choice.is_gpu_device())
+      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N or rocm:N); --mem is {}", text));
     constexpr std::array<const char*, 3> modes{"auto", "dmabuf", "peermem"};
     const auto gdr = vm["gdr"].as<std::string>();
     if (std::find(modes.begin(), modes.end(), gdr) == modes.end())
@@ -137,12 +137,14 @@ const std::array kSideOptions{
         "220 for write latency, 236 for send latency (188 on UD), less on devices known to take less)",
         nullptr, apply_inline_size},
     SideOption{"--mem", SideGroup::memory,
-        "buffer memory on this side: host, hugepage, cuda:N (GPU N) or cuda-host:N (pinned by CUDA)", "host",
+        "buffer memory on this side: host, hugepage, cuda:N (NVIDIA GPU N), cuda-host:N (pinned by CUDA) or "
+        "rocm:N (AMD GPU N, through HIP)", "host",
         apply_memory},
     SideOption{"--cuda-bus-id", SideGroup::memory,
         "the GPU of --mem cuda/cuda-host by PCI address, BB:DD.F or DDDD:BB:DD.F", nullptr, nullptr},
     SideOption{"--gdr", SideGroup::memory,
-        "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)", nullptr, nullptr},
+        "GPU memory registration (cuda:N, rocm:N): dmabuf, peermem or auto (dma-buf, then peer memory; default)",
+        nullptr, nullptr},
     SideOption{"--relaxed-ordering", SideGroup::memory,
         "on: register the data buffers with PCIe relaxed ordering where the device has it (never a "
         "buffer the CPU polls); off: strict ordering, for hosts whose PCIe root mishandles it", "on",

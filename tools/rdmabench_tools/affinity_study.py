@@ -48,7 +48,7 @@ PROG = "gdr-affinity-study"
 PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
 NUMA_MODES = ["auto", "off"]
 RELAXED_ORDERING = ["on", "off"]  # GPU rows are measured with each
-# The stand-in GPU (tests/cuda_standin): one device at PCI 0000:10:00.0.
+# The stand-in GPU (tests/gpu_standin, the CUDA one): one device at PCI 0000:10:00.0.
 STANDIN_GPU = {"index": 0, "pci_address": "0000:10:00.0", "vendor": "NVIDIA", "numa_node": None,
                "standin": True}
 # name: (binary, figure key in our JSON Lines, label, unit, True when the

@@ -42,6 +42,14 @@ TEST_CASE("perftest spellings: options whose value we spell otherwise", "[option
     CHECK(cl.side.memory.name() == "cuda:1");
     CHECK(cl.side.memory.gdr == rdmabench::GdrMode::dmabuf);
   }
+  SECTION("--use_rocm=N is --mem rocm:N, --use_rocm_dmabuf (AMD's perftest) is --gdr dmabuf") {
+    const auto cl = parse_command_line(kWriteBw, {"--use_rocm=2", "--use_rocm_dmabuf"});
+    CHECK(cl.side.memory.name() == "rocm:2");
+    CHECK(cl.side.memory.gdr == rdmabench::GdrMode::dmabuf);
+    CHECK(parse_command_line(kWriteBw, {"--use_rocm", "1"}).side.memory.name() == "rocm:1");
+    REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_rocm=x"}), UsageError,
+                           MessageContains("invalid GPU ordinal 'x' in memory type 'rocm:x'"));
+  }
   SECTION("--use_cuda_bus_id alone means CUDA memory on that GPU") {
     const auto cl = parse_command_line(kWriteBw, {"--use_cuda_bus_id", "0000:3b:00.0"});
     CHECK(cl.side.memory.is_cuda());
@@ -85,8 +93,9 @@ TEST_CASE("perftest spellings: what we lack is refused, naming what to use inste
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "
                                          "here: --dump-samples FILE writes every latency sample"));
-  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_rocm=0"}), UsageError,
-                         MessageContains("--use_rocm is perftest's option"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_neuron=0"}), UsageError,
+                         MessageContains("--use_neuron is perftest's option, and has no counterpart here: "
+                                         "--mem host, cuda[:N] or rocm[:N]"));
 }
 
 TEST_CASE("perftest spellings: a slip of ours is answered with the nearest option", "[options][perftest]") {

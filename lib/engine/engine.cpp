@@ -254,7 +254,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
-    if (uses_receives(s.spec)) detail::post_receives(loop_view(s, 0), s.connection.plan.receive_queue_depth);
+    if (uses_receives(s.spec)) detail::fill_receives(loop_view(s, 0));
     // So do a send load's, on the server, kept posted by a thread of their own.
     std::optional<detail::LoadReceives> load_receives;
     if (s.role == Role::server && !s.connection.load.qps.empty() && s.spec.load_op == LoadOp::send)

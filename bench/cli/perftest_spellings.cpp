@@ -51,8 +51,6 @@ const Lacking kLacking[] = {
     {0, "use_hl", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use_mlu", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use-null-mr", "null memory regions are not offered"},
-    {0, "use-srq", "shared receive queues are not offered yet"},
-    {0, "use_srq", "shared receive queues are not offered yet"},
     {0, "flow_label", "the flow label is not settable yet: the kernel's default applies"},
     {0, "bind_source_ip", "the source address follows the route to the server"},
     {0, "ipv6", "give the server's IPv6 address: the GID follows the address family"},

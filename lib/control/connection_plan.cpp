@@ -68,6 +68,45 @@ std::string digits_grouped(std::uint64_t n) {
   return digits;
 }
 
+/// --use-srq: one shared receive queue holds what each QP's own would have
+/// (-r x -q), so that a run with and without it keeps as many receives
+/// posted. A depth the user gave must fit the device's max_srq_wr; the
+/// default is lowered to what the device's SRQ and one CQ hold, and the
+/// report says so.
+void plan_shared_receives(ConnectionPlan& plan, const TestSpec& spec, const PortAttributes& port,
+                          const DeviceLimits& limits) {
+  if (!spec.use_srq) return;
+  require(limits.max_srq > 0,
+          fmt::format("--use-srq needs a shared receive queue, and {} offers none (its max_srq is 0)",
+                      port.device),
+          "drop --use-srq on both sides");
+  const int sge = spec.qp_type == QpType::ud ? 2 : 1;  // UD: the GRH, then the payload
+  require(limits.max_srq_sge >= sge,
+          fmt::format("--use-srq with -c/--connection {} needs {} scatter entries per shared receive; {} "
+                      "allows {} (max_srq_sge)",
+                      to_string(spec.qp_type), sge, port.device, limits.max_srq_sge),
+          "drop --use-srq on both sides, or use -c RC");
+  const std::uint64_t wanted = std::uint64_t{plan.receive_queue_depth} * plan.queue_pairs;
+  const auto srq_max = static_cast<std::uint64_t>(std::max(limits.max_srq_wr, 1));
+  require(wanted <= srq_max || !spec.rx_depth,
+          fmt::format("--use-srq with -q/--qp {} and -r/--rx-depth {} needs a shared receive queue of {} "
+                      "receives (-r x -q); {} allows {} (max_srq_wr)",
+                      plan.queue_pairs, plan.receive_queue_depth, digits_grouped(wanted), port.device,
+                      digits_grouped(srq_max)),
+          "lower -r or -q");
+  const auto cq_max = static_cast<std::uint64_t>(std::max(limits.max_cqe - 1, 1));
+  const std::uint64_t depth = spec.rx_depth ? wanted : std::min({wanted, srq_max, cq_max});
+  plan.shared_receive_depth = static_cast<std::uint32_t>(depth);
+  const std::string per_qp = spec.rx_depth ? fmt::format("-r/--rx-depth {}", plan.receive_queue_depth)
+                                           : fmt::format("the default depth {}", plan.receive_queue_depth);
+  plan.shared_receive_reason =
+      plan.queue_pairs == 1 ? per_qp : fmt::format("{} x {} QPs", per_qp, plan.queue_pairs);
+  if (depth < wanted)
+    plan.shared_receive_reason += depth == srq_max
+                                      ? fmt::format(", lowered to {}'s max_srq_wr", port.device)
+                                      : fmt::format(", lowered to what one {} CQ holds", port.device);
+}
+
 /// Every QP's completions share two CQs, which must hold all of them.
 void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits) {
   const std::uint64_t qps = plan.queue_pairs;
@@ -76,7 +115,9 @@ void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, co
                       digits_grouped(static_cast<std::uint64_t>(limits.max_qp)), port.device),
           "lower -q");
   plan.send_cq_entries = qps * plan.send_queue_depth + 1;
-  plan.receive_cq_entries = qps * plan.receive_queue_depth + 1;
+  // With --use-srq, at most the shared queue's receives are outstanding.
+  plan.receive_cq_entries = plan.shared_receive_depth ? plan.shared_receive_depth + std::uint64_t{1}
+                                                      : qps * plan.receive_queue_depth + 1;
   // Name the depth that decides, as the user gave it: -t for the send CQ,
   // -r for the receive CQ.
   const bool sends_decide = plan.send_cq_entries >= plan.receive_cq_entries;
@@ -102,6 +143,7 @@ ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, c
   plan.ack_timeout = static_cast<std::uint8_t>(spec.qp_timeout);
   plan.buffer_bytes = largest_size(spec);
   plan_depths(plan, spec, port, transport, limits);
+  plan_shared_receives(plan, spec, port, limits);
   plan_completion_queues(plan, port, limits);
   // Outstanding RDMA reads: what the device allows, capped by the byte-wide
   // QP attribute; the peer's responder resources lower it at connect time.

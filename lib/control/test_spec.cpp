@@ -89,6 +89,10 @@ std::optional<std::string> find_unsupported_load(const TestSpec& spec) {
 
 std::optional<std::string> find_unsupported(const TestSpec& spec) {
   if (auto load = find_unsupported_load(spec)) return load;
+  // The command line refuses it by the table's row; a spec made otherwise, here.
+  if (spec.use_srq && spec.operation != Operation::send)
+    return "--use-srq applies to send tests (rdma_send_bw and rdma_send_lat); rdma_" + test_name(spec) +
+           " is not one of them";
   const std::string c = "-c/--connection " + to_string(spec.qp_type);
   const bool one_sided = spec.operation == Operation::read || spec.operation == Operation::atomic;
   if (spec.qp_type == QpType::uc && one_sided)

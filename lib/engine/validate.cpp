@@ -73,7 +73,7 @@ void validate_size(const LoopView& v, MemoryProvider& memory, std::uint64_t byte
         post_one(v, bytes, dog);  // an RC completion means the data landed
       } else if (uses_receives(v.spec)) {
         reap_receive(v.recv_cq.get(), bytes, prepare_receive(v).header_bytes, dog, pass);
-        post_receives(v, 1);
+        post_one_receive(v, 0);  // the message came on the first QP (post_one)
       }
       v.peer.barrier(barrier, v.timeout);
       if (!client) require_pattern(memory, v.exposed_buffer, bytes, pass);

@@ -13,6 +13,7 @@
 #include "loops/loop_kit.hpp"
 #include "loops/loops.hpp"
 #include "loops/poll_batch.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -34,6 +35,7 @@ SizeResult measure_unreliable_receive(const LoopView& v, std::uint64_t bytes, co
   wr.sg_list = sges.data();
   ibv_recv_wr* bad = nullptr;
   ibv_qp* qp = v.qps.front().get();
+  ibv_srq* srq = v.srq.get();  // --use-srq: reposts go to the shared queue
   ibv_cq* cq = v.recv_cq.get();
   const std::uint64_t sent = v.warmup() + v.spec.iterations;
   Watchdog dog(v.peer, v.timeout, "the peer's sends");
@@ -65,7 +67,7 @@ SizeResult measure_unreliable_receive(const LoopView& v, std::uint64_t bytes, co
         if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
           dog.completion_failed(wc[k]);
         check_received_length(wc[k].byte_len, bytes, receive.header_bytes);
-        if (int rc = ibv_post_recv(qp, &wr, &bad); rc != 0) [[unlikely]]
+        if (int rc = post_receive(qp, srq, &wr, &bad); rc != 0) [[unlikely]]
           dog.post_failed(rc);
       }
       received += static_cast<std::uint64_t>(n);

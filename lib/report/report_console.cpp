@@ -34,6 +34,14 @@ std::string load_line(const LoadFigures& l) {
                      l.mean_gbps, l.stdev_gbps, l.intervals, l.intervals == 1 ? "" : "s");
 }
 
+/// "0 RNR NAKs sent, 2 received", or the one the device counts.
+std::string rnr_words(const ReceiverNotReady& n) {
+  if (n.naks_sent && n.naks_received)
+    return fmt::format("{} RNR NAKs sent, {} received", *n.naks_sent, *n.naks_received);
+  if (n.naks_sent) return fmt::format("{} RNR NAKs sent (those received are not counted)", *n.naks_sent);
+  return fmt::format("{} RNR NAKs received (those sent are not counted)", n.naks_received.value_or(0));
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(std::ostream& out) : out_(out) {}
@@ -58,6 +66,9 @@ class ConsoleReporter final : public Reporter {
     line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}{}", c.queue_pairs,
                               c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
                               inline_reason, c.bidirectional ? ", bidirectional" : ""));
+    if (c.srq_depth)
+      line("SRQ", fmt::format("depth {} shared by {} QP{} ({})", c.srq_depth, c.queue_pairs,
+                              c.queue_pairs == 1 ? "" : "s", c.srq_reason));
     if (c.parameters.run_infinitely)
       line("Duration", fmt::format("soak: until SIGINT or SIGTERM on either side, a record every {} s, "
                                    "each period timed whole",
@@ -139,6 +150,9 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "{}validated: every byte of 2 untimed messages of this size\n", kNote);
     print_cpu("client", r.cpu_client);
     print_cpu("server", r.cpu_server);
+    // With a shared receive queue, whether it ran dry: said even when not.
+    if (const auto& n = r.receiver_not_ready)
+      fmt::print(out_, "{}receiver not ready: {} ({})\n", kNote, rnr_words(*n), n->source);
     // Only counters that moved: a quiet port says nothing.
     if (const auto& k = r.counters; k && (!k->moved.empty() || !k->went_backwards.empty()))
       fmt::print(out_, "{}counters ({}): {}{}\n", kNote, k->source, describe_moved(*k),

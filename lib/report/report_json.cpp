@@ -60,6 +60,10 @@ nlohmann::json to_json(const RunContext& c) {
       {"max_inline_bytes", c.max_inline},
       {"max_inline_reason", c.inline_reason},
       {"queue_pairs", c.queue_pairs},
+      {"srq", c.srq_depth ? nlohmann::json{{"depth", c.srq_depth},
+                                           {"queue_pairs", c.queue_pairs},
+                                           {"reason", c.srq_reason}}
+                          : nlohmann::json()},
       {"duration_s", c.duration_s},
       {"bidirectional", c.bidirectional},
       {"numa",
@@ -212,6 +216,14 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
         {"read", k->counters_read},
         {"moved", k->moved},
         {"went_backwards", k->went_backwards}};
+  if (const auto& n = r.receiver_not_ready) {
+    auto count = [](const std::optional<std::uint64_t>& v) {
+      return v ? nlohmann::json(*v) : nlohmann::json();
+    };
+    j["receiver_not_ready"] = {{"naks_sent", count(n->naks_sent)},
+                               {"naks_received", count(n->naks_received)},
+                               {"source", n->source}};
+  }
   if (r.counters && r.counters_per_interval)
     j["counters"]["per_interval"] = {{"interval_ms", r.counters_per_interval->interval_ms},
                                      {"ends_ms", r.counters_per_interval->ends_ms},

@@ -38,6 +38,19 @@ void set_cm_ack_timeout(rdma_cm_id* cm_id, TransportKind transport, std::uint8_t
     throw_system_error(fmt::format("rdma_set_option(ACK_TIMEOUT {}) for {}", timeout, what), errno);
 }
 
+/// --use-srq: the one receive queue every QP of the run takes its receives
+/// from, as deep as the plan says (already checked against max_srq_wr).
+SharedReceiveQueue create_srq(ibv_pd* pd, const ConnectionPlan& plan, const std::string& device) {
+  ibv_srq_init_attr attr{};
+  attr.attr.max_wr = plan.shared_receive_depth;
+  attr.attr.max_sge = plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
+  SharedReceiveQueue srq(ibv_create_srq(pd, &attr));
+  if (!srq)
+    throw_system_error(fmt::format("ibv_create_srq ({} receives, for --use-srq)", plan.shared_receive_depth),
+                       errno, device + " may allow a smaller shared receive queue; lower -r or -q");
+  return srq;
+}
+
 }  // namespace
 
 DeviceLimits query_device_limits(ibv_context* context) {
@@ -49,6 +62,9 @@ DeviceLimits query_device_limits(ibv_context* context) {
   limits.max_cqe = device.max_cqe;
   limits.max_qp_init_rd_atom = device.max_qp_init_rd_atom;
   limits.max_qp_rd_atom = device.max_qp_rd_atom;
+  limits.max_srq = device.max_srq;
+  limits.max_srq_wr = device.max_srq_wr;
+  limits.max_srq_sge = device.max_srq_sge;
   limits.vendor_id = device.vendor_id;
   limits.vendor_part_id = device.vendor_part_id;
   return limits;
@@ -102,6 +118,7 @@ void Connection::create_shared(ConnectionPlan p) {
   if (!cq) throw_system_error("ibv_create_cq", errno);
   recv_cq.reset(ibv_create_cq(context, static_cast<int>(plan.receive_cq_entries), nullptr, nullptr, 0));
   if (!recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
+  if (plan.shared_receive_depth) srq = create_srq(pd.get(), plan, port.device);
 
   local_psn = random_psn();
   const auto bytes = static_cast<std::size_t>(plan.buffer_bytes);
@@ -138,9 +155,12 @@ void Connection::add_queue_pair(rdma_cm_id* cm_id) {
     attr.qp_type = verbs_type(plan.qp_type);
     attr.sq_sig_all = 0;  // selective signaling: the loops choose
     attr.cap.max_send_wr = plan.send_queue_depth;
-    attr.cap.max_recv_wr = plan.receive_queue_depth;
+    // With a shared receive queue the QP has no receive queue of its own:
+    // the verbs ignore its receive capacities, so ask for none.
+    attr.srq = srq.get();
+    attr.cap.max_recv_wr = srq ? 0 : plan.receive_queue_depth;
     attr.cap.max_send_sge = 1;
-    attr.cap.max_recv_sge = plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
+    attr.cap.max_recv_sge = srq ? 0 : plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
     attr.cap.max_inline_data = inline_bytes;
     qp = create_qp(pd.get(), attr, cm_id);
     if (qp) {

@@ -166,6 +166,13 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<std::uint32_t>{"rx_depth", "-r/--rx-depth", &TestSpec::rx_depth, Agreement::adopt,
         OptionGroup::test, "receives kept posted (send tests; default 512, 4096 on iWARP)",
         {1, 65536, true}, "", {applies_bit(Operation::send), 0, "send tests", " posts no receives"}},
+    // Must match: with -b and in send_lat both sides receive, each side's
+    // receives change, and a server told --use-srq never runs without one.
+    TestParameter<bool>{"use_srq", "--use-srq", &TestSpec::use_srq, Agreement::must_match,
+        OptionGroup::test, "send tests: every queue pair takes its receives from one shared receive "
+        "queue (SRQ) of -r x -q receives, at most the device's max_srq_wr; give it on both sides",
+        {}, "", {applies_bit(Operation::send), 0, "send tests (rdma_send_bw and rdma_send_lat), whose "
+        "receiving side posts receives", " is not one of them"}},
     TestParameter<std::uint32_t>{"post_list", "-l/--post-list", &TestSpec::post_list, Agreement::adopt,
         OptionGroup::test, "work requests per post, chained (bandwidth tests; default 1)", {1, 65536}, "",
         {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " has one message in flight"}},

@@ -61,6 +61,9 @@ struct TestSpec {
   std::uint32_t tx_depth = 128;
   std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
   std::uint32_t rx_depth = 0;    ///< receives kept posted (send tests); 0: default_receive_depth()
+  /// --use-srq: every QP's receives come from one shared receive queue of
+  /// rx_depth x queue_pairs receives (send tests); both sides give it or neither.
+  bool use_srq = false;
   std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
   std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
   std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`

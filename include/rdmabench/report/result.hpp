@@ -127,6 +127,8 @@ struct SizeResult {
   /// This side's port counters over this size (read before its start
   /// barrier and after its end barrier); empty where none could be read.
   std::optional<CounterDeltas> counters;
+  /// --use-srq: the RNR NAKs over this size, where the device counts them.
+  std::optional<ReceiverNotReady> receiver_not_ready;
   /// -D and soak runs with --interval: the same counters per interval, read
   /// on a thread of their own from the start barrier on.
   std::optional<CounterSeries> counters_per_interval;
@@ -188,6 +190,10 @@ struct RunContext {
   /// empty where the server takes part or the test is bandwidth.
   std::string passive_wait;
   std::uint32_t queue_pairs = 1;
+  /// --use-srq: the receives the shared receive queue keeps posted for all
+  /// queue_pairs, and how that depth was reached; 0: no shared queue.
+  std::uint32_t srq_depth = 0;
+  std::string srq_reason;
   std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
   bool bidirectional = false;
   bool report_gbits = false;

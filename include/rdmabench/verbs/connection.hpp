@@ -46,6 +46,9 @@ struct DeviceLimits {
   int max_cqe = 0;
   int max_qp_init_rd_atom = 0;  ///< RDMA reads we may issue at once
   int max_qp_rd_atom = 0;       ///< RDMA reads we may serve at once
+  int max_srq = 0;              ///< shared receive queues; 0: the device has none
+  int max_srq_wr = 0;           ///< receives one shared receive queue holds
+  int max_srq_sge = 0;          ///< scatter entries of one shared receive
   std::uint32_t vendor_id = 0;
   std::uint32_t vendor_part_id = 0;
 };
@@ -74,6 +77,11 @@ struct ConnectionPlan {
   std::uint32_t queue_pairs = 1;
   std::uint32_t send_queue_depth = 1;
   std::uint32_t receive_queue_depth = 1;
+  /// --use-srq: the receives the one shared receive queue keeps posted for
+  /// every QP (receive_queue_depth x queue_pairs, at most the device's
+  /// max_srq_wr); 0: each QP has a receive queue of its own.
+  std::uint32_t shared_receive_depth = 0;
+  std::string shared_receive_reason;  ///< how shared_receive_depth was reached, for the report
   std::uint64_t send_cq_entries = 2;     ///< every QP's sends share one CQ
   std::uint64_t receive_cq_entries = 2;  ///< and their receives another
   std::uint8_t read_depth = 0;       ///< reads we may have outstanding, before the peer's answer
@@ -167,6 +175,7 @@ class Connection {
   ProtectionDomain pd;
   CompletionQueue cq;       ///< completions of our sends, writes and reads
   CompletionQueue recv_cq;  ///< completions of our posted receives
+  SharedReceiveQueue srq;   ///< --use-srq: every QP's receives; destroyed after the QPs
   std::vector<QueuePair> qps;            ///< plan.queue_pairs of them; latency loops use one
   std::vector<AddressHandle> peer_ahs;   ///< UD: the route to each peer QP (sends name it)
   std::vector<std::uint32_t> peer_qpns;  ///< UD: each peer QP's number

@@ -36,6 +36,13 @@ TEST_CASE("perftest spellings: its long names mean ours", "[options][perftest]")
   CHECK(cl.side.server == "host-b");
 }
 
+TEST_CASE("perftest spellings: --use_srq is --use-srq, which the send tests take", "[options][perftest]") {
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  CHECK(parse_command_line(send_bw, {"--use_srq", "-q", "4", "host-b"}).spec.use_srq);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_srq"}), UsageError,
+                         MessageContains("--use-srq applies to send tests"));
+}
+
 TEST_CASE("perftest spellings: options whose value we spell otherwise", "[options][perftest]") {
   SECTION("--use_cuda=N is --mem cuda:N, --use_cuda_dmabuf is --gdr dmabuf") {
     const auto cl = parse_command_line(kWriteBw, {"--use_cuda=1", "--use_cuda_dmabuf"});

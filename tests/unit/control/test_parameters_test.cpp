@@ -32,6 +32,7 @@ TestSpec unusual_spec() {
   s.warmup = 9;
   s.tx_depth = 64;
   s.rx_depth = 300;
+  s.use_srq = true;
   s.post_list = 4;
   s.cq_mod = 16;
   s.cpu_util = true;

@@ -752,6 +752,53 @@ TEST_CASE("report: a soak's periods and its summary, on the console and in the J
   CHECK(s["bandwidth"]["messages"] == 5000);
 }
 
+namespace {
+
+/// A send_bw server with --use-srq -q 4 on rxe: the shared queue's depth in
+/// the context, and the RNR NAKs of the size (none sent, two received).
+std::pair<RunContext, SizeResult> shared_receive_queue_run() {
+  RunContext c = context(false);
+  c.test = "send_bw";
+  c.queue_pairs = 4;
+  c.srq_depth = 2048;
+  c.srq_reason = "the default depth 512 x 4 QPs";
+  c.parameters.operation = Operation::send;
+  c.parameters.queue_pairs = 4;
+  c.parameters.use_srq = true;
+  SizeResult r = bandwidth_result();
+  r.bandwidth->per_qp_mb_per_s = {2800.0, 2810.0, 2820.0, 2820.0};
+  r.receiver_not_ready = ReceiverNotReady{0, 2, "rxe0 port 1 hw_counters"};
+  return {c, r};
+}
+
+}  // namespace
+
+TEST_CASE("report: a shared receive queue's depth in the header and the JSON, its RNR NAKs per size",
+          "[report][srq]") {
+  const auto [c, r] = shared_receive_queue_run();
+  const auto text = console(c, {r});
+  CHECK_THAT(text, Catch::Contains("# SRQ             : depth 2048 shared by 4 QPs (the default depth 512 x 4 QPs)\n"));
+  CHECK_THAT(text, Catch::Contains("#         receiver not ready: 0 RNR NAKs sent, 2 received (rxe0 port 1 hw_counters)\n"));
+  const auto j = to_json(r, c);
+  CHECK(j["context"]["srq"] ==
+        nlohmann::json({{"depth", 2048}, {"queue_pairs", 4}, {"reason", "the default depth 512 x 4 QPs"}}));
+  CHECK(j["context"]["parameters"]["use_srq"] == true);
+  CHECK(j["receiver_not_ready"] ==
+        nlohmann::json({{"naks_sent", 0}, {"naks_received", 2}, {"source", "rxe0 port 1 hw_counters"}}));
+  // Without one: no line, a null in the context, no figure.
+  const auto plain = console(context(false), {bandwidth_result()});
+  CHECK(plain.find("# SRQ") == std::string::npos);
+  CHECK(plain.find("receiver not ready") == std::string::npos);
+  const auto p = to_json(bandwidth_result(), context(false));
+  CHECK(p["context"]["srq"].is_null());
+  CHECK_FALSE(p.contains("receiver_not_ready"));
+  // A device that counts only one side says which it does not.
+  SizeResult mlx5 = bandwidth_result();
+  mlx5.receiver_not_ready = ReceiverNotReady{std::nullopt, 3, "mlx5_0 port 1 hw_counters"};
+  CHECK_THAT(console(c, {mlx5}), Catch::Contains("receiver not ready: 3 RNR NAKs received (those sent are not counted)"));
+  CHECK(to_json(mlx5, c)["receiver_not_ready"]["naks_sent"].is_null());
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
@@ -768,9 +815,11 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   auto csv_file = rdmabench::test::schema_sample_file("pair.csv");
   auto both_ways_degraded = on_degraded_link();
   both_ways_degraded.bidirectional = true;
+  const auto [srq_context, srq_result] = shared_receive_queue_run();
   const std::pair<RunContext, SizeResult> runs[] = {
       {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
-      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
+      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
+      {srq_context, srq_result}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

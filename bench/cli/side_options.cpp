@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "rdmabench/system/cpu_affinity.hpp"
+#include "rdmabench/verbs/multicast_group.hpp"
 
 namespace po = boost::program_options;
 
@@ -62,6 +63,15 @@ void apply_pkey_index(const std::string& text, const po::variables_map&, Command
 
 void apply_inline_size(const std::string& text, const po::variables_map&, CommandLine& cl) {
   cl.side.qp.inline_bytes = static_cast<std::uint32_t>(integer_value("-I/--inline-size", text, 0, 65536));
+}
+
+/// -M/--mgid: a multicast group in any of its forms (multicast_group.hpp).
+void apply_multicast_group(const std::string& text, const po::variables_map&, CommandLine& cl) {
+  try {
+    cl.side.multicast_group = parse_multicast_gid(text);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 /// --mem, with --cuda-bus-id and --gdr, which say more about the same memory.
@@ -132,6 +142,12 @@ const std::array kSideOptions{
         apply_traffic_class},
     SideOption{"--pkey-index", SideGroup::device, "index into the port's P_Key table (default 0)", nullptr,
         apply_pkey_index},
+    SideOption{"-M/--mgid", SideGroup::device,
+        "with -g/--mcg, the multicast group: an IPv4 group (239.1.1.1; RoCE joins only these), an MGID "
+        "(ff12:401b::1) or perftest's 16 byte values. Server: the group it joins (default 239.255.H.L, "
+        "H.L the control port); client: the group it expects the server's to be", nullptr,
+        apply_multicast_group,
+        {applies_bit(Operation::send), 0, "send tests", " sends no messages a group could receive"}},
     SideOption{"-I/--inline-size", SideGroup::device,
         "max inline bytes (default as perftest's: 0 for bandwidth tests, reads, atomics and GPU memory; "
         "220 for write latency, 236 for send latency (188 on UD), less on devices known to take less)",

@@ -37,6 +37,10 @@ std::string mismatch_text(const TestParameter<T>& row, const T& server, const T&
                                         "same on both sides";
     return fmt::format(runtime_format(form), fmt::arg("server", value_name(server)),
                        fmt::arg("client", value_name(client)));
+  } else if constexpr (std::is_integral_v<T>) {
+    if (*row.mismatch)
+      return fmt::format(runtime_format(row.mismatch), fmt::arg("server", server), fmt::arg("client", client));
+    return fmt::format("the server gives {}, the client {}; give the same on both sides", server, client);
   } else {
     return fmt::format("the server gives {}, the client {}; give the same on both sides", server,
                        client);

@@ -121,6 +121,10 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.mtu_bytes = link.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
   c.connection_type = to_string(s.spec.qp_type);
+  if (link.multicast_group) {
+    c.multicast_group = format_gid(*link.multicast_group);
+    c.multicast_receivers = s.spec.multicast_receivers;
+  }
   c.peer = s.peer->peer_name();
   c.local_memory = link.memory ? link.memory->name() : "";
   c.local_memory_device = link.memory ? link.memory->device_description() : "";

@@ -58,6 +58,10 @@ class ConsoleReporter final : public Reporter {
     line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
     line("Connection", fmt::format("{} queue pairs, {}, peer {}", c.connection_type, c.connection, c.peer));
+    if (!c.multicast_group.empty())
+      line("Multicast", fmt::format("group {}: the client sends to it, {} receiving QP{} on the server",
+                                    c.multicast_group, c.multicast_receivers,
+                                    c.multicast_receivers == 1 ? "" : "s"));
     const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
     line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
                                c.memory_registration, c.remote_memory));
@@ -140,12 +144,7 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "#{:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
     if (r.over_time) print_over_time(*r.over_time, r.server_bandwidth.has_value());
-    if (r.delivery) {
-      const auto& d = *r.delivery;
-      fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote,
-                 d.received, d.sent, d.lost(),
-                 d.sent ? 100.0 * static_cast<double>(d.lost()) / static_cast<double>(d.sent) : 0.0);
-    }
+    if (r.delivery) print_delivery(*r.delivery, r.delivery_per_receiver);
     if (r.validated)
       fmt::print(out_, "{}validated: every byte of 2 untimed messages of this size\n", kNote);
     print_cpu("client", r.cpu_client);
@@ -185,6 +184,26 @@ class ConsoleReporter final : public Reporter {
       std::string each;
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
       fmt::print(out_, "{}per QP average[{}]:{}\n", kNote, context_.report_gbits ? "Gb/sec" : "MB/sec", each);
+    }
+  }
+
+  /// What an unreliable receiver counted; with -g, the copies of every
+  /// receiver together, then each receiver's.
+  void print_delivery(const Delivery& d, const std::vector<ReceiverDelivery>& receivers) {
+    if (receivers.empty()) {
+      fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote, d.received,
+                 d.sent, d.lost(), d.loss_percent());
+      return;
+    }
+    const std::uint64_t sent = receivers.front().delivery.sent;
+    fmt::print(out_, "{}delivery: {} of {} copies arrived ({} messages sent to the group x {} receiver{}; {} lost, "
+                     "{:.2f}%)\n",
+               kNote, d.received, d.sent, sent, receivers.size(), receivers.size() == 1 ? "" : "s", d.lost(),
+               d.loss_percent());
+    for (std::size_t i = 0; i < receivers.size(); ++i) {
+      const Delivery& own = receivers[i].delivery;
+      fmt::print(out_, "{}  receiver {} (QP {:#08x}): {} of {} arrived ({} lost, {:.2f}%)\n", kNote, i + 1,
+                 receivers[i].qp_number, own.received, own.sent, own.lost(), own.loss_percent());
     }
   }
 

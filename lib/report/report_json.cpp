@@ -74,6 +74,9 @@ nlohmann::json to_json(const RunContext& c) {
       {"gpu_relationship",
        c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
       {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+      {"multicast", c.multicast_group.empty() ? nlohmann::json()
+                                              : nlohmann::json{{"group", c.multicast_group},
+                                                               {"receivers", c.multicast_receivers}}},
       {"achievable", c.achievable.device_found ? to_json(c.achievable) : nlohmann::json()},
       {"parameters", parameters_json(c.parameters)},
   };
@@ -94,6 +97,10 @@ nlohmann::json to_json(const BandwidthFigures& b) {
 }
 
 namespace {
+
+nlohmann::json to_json(const Delivery& d) {
+  return {{"sent", d.sent}, {"received", d.received}, {"lost", d.lost()}, {"loss_percent", d.loss_percent()}};
+}
 
 /// Each figure by its name in figure_names.hpp (`p99_9_us`), and the count.
 nlohmann::json to_json(const LatencySummary& l) {
@@ -203,10 +210,15 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
     if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
   }
-  if (r.delivery)
-    j["delivery"] = {{"sent", r.delivery->sent},
-                     {"received", r.delivery->received},
-                     {"lost", r.delivery->lost()}};
+  if (r.delivery) {
+    j["delivery"] = to_json(*r.delivery);
+    // -g: the figures above are every receiver's copies together.
+    for (const ReceiverDelivery& each : r.delivery_per_receiver) {
+      nlohmann::json receiver = to_json(each.delivery);
+      receiver["qp_number"] = each.qp_number;
+      j["delivery"]["per_receiver"].push_back(receiver);
+    }
+  }
   if (r.validated) j["validated"] = true;
   if (const auto& k = r.counters)
     j["counters"] = {

@@ -65,6 +65,8 @@ DeviceLimits query_device_limits(ibv_context* context) {
   limits.max_srq = device.max_srq;
   limits.max_srq_wr = device.max_srq_wr;
   limits.max_srq_sge = device.max_srq_sge;
+  limits.max_mcast_grp = device.max_mcast_grp;
+  limits.max_mcast_qp_attach = device.max_mcast_qp_attach;
   limits.vendor_id = device.vendor_id;
   limits.vendor_part_id = device.vendor_part_id;
   return limits;
@@ -216,6 +218,23 @@ void Connection::add_load_queue_pair(rdma_cm_id* cm_id) {
                        errno, port.device + " may allow fewer queue pairs; lower --load-qps");
   set_cm_ack_timeout(cm_id, transport.kind, plan.ack_timeout, "a load queue pair");
   load.qps.push_back(std::move(qp));
+}
+
+void Connection::join_multicast(const Gid& group, std::chrono::milliseconds timeout) {
+  // rdma_cm joins from an address of the port: on Ethernet an IPv4 one
+  // (it joins RoCE groups by IPv4 address), on InfiniBand the port's GID.
+  Gid local = transport.gid.gid;
+  if (port.link_layer == LinkLayer::ethernet && !is_ipv4_mapped(local)) {
+    local = choose_gid(port, std::nullopt, AddressFamily::ipv4).gid;
+    require(is_ipv4_mapped(local),
+            fmt::format("{} port {} has no IPv4 address among its GIDs: rdma_cm joins RoCE multicast groups "
+                        "from an IPv4 address",
+                        port.device, port.port),
+            "give the port's network interface an IPv4 address");
+  }
+  multicast = std::make_unique<MulticastMembership>(group, local, port.link_layer, port.device, timeout);
+  for (const QueuePair& qp : qps) multicast->attach(qp.get());
+  multicast_group = multicast->group();
 }
 
 void Connection::create_all(ConnectionPlan p) {

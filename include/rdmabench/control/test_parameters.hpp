@@ -78,8 +78,8 @@ struct TestParameter {
   OptionGroup group = OptionGroup::none;
   const char* help = "";  ///< --help text; "{}" stands for the binary's default
   Bounds bounds{};        ///< integers and each element of a list of sizes
-  /// must_match enums: the message after "mismatched OPTION: ", with
-  /// {server} and {client} for the two values; empty: a generic one.
+  /// must_match enums and integers: the message after "mismatched OPTION: ",
+  /// with {server} and {client} for the two values; empty: a generic one.
   const char* mismatch = "";
   AppliesTo applies{};  ///< empty: every binary takes it
 };
@@ -135,6 +135,9 @@ inline constexpr std::uint64_t kMaxMessageBytes = (std::uint64_t{1} << 32) - 1;
 inline constexpr std::size_t kMaxSizes = 64;
 /// Queue pairs one run may spread over (-q).
 inline constexpr std::uint32_t kMaxQueuePairs = 1024;
+/// UD queue pairs one multicast server attaches to its group (-g/--mcg);
+/// the device may allow fewer (max_mcast_qp_attach: 56 on rxe).
+inline constexpr std::uint32_t kMaxMulticastReceivers = 256;
 /// Background load queue pairs of a latency test (--load-qps).
 inline constexpr std::uint32_t kMaxLoadQueuePairs = 64;
 /// The largest load message (--load-size): each side holds two buffers of it.
@@ -211,6 +214,14 @@ inline constexpr auto kTestParameters = std::make_tuple(
         {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " already times messages in both directions"}},
     TestParameter<std::vector<std::uint64_t>>{"sizes", "-s/--size", &TestSpec::sizes, Agreement::adopt,
         OptionGroup::none, "", {1, kMaxMessageBytes}},
+    TestParameter<std::uint32_t>{"multicast_receivers", "-g/--mcg", &TestSpec::multicast_receivers,
+        Agreement::must_match, OptionGroup::connection,
+        "send to a UD multicast group (implies -c UD; perftest's -g): the server attaches N receiving "
+        "queue pairs to the group (-g alone: 1) and reports each one's delivery; give it on both sides",
+        {1, kMaxMulticastReceivers, true, " receiving queue pairs"},
+        "the server attaches {server} receiving queue pairs to a multicast group, the client asks for "
+        "{client} (0: no multicast); give the same -g on both sides",
+        {applies_bit(Operation::send), 0, "send tests", " sends no messages a group could receive"}},
     TestParameter<QpType>{"qp_type", "-c/--connection", &TestSpec::qp_type, Agreement::must_match,
         OptionGroup::connection,
         "queue pair type: RC (default), UC (sends and writes) or UD (sends; one MTU per message)", {},

@@ -66,6 +66,10 @@ struct TestSpec {
   bool use_srq = false;
   std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
   std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
+  /// -g/--mcg: send tests over UD multicast. The server attaches this many
+  /// UD queue pairs to one group (each a receiver with its own delivery
+  /// figures) and the client sends to the group from one; 0: no multicast.
+  std::uint32_t multicast_receivers = 0;
   std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`
   /// --run-infinitely: the one size runs in periods of duration_s, each
   /// reported and timed whole, until a stop signal on either side.

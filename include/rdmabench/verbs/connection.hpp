@@ -7,6 +7,7 @@
 /// derived from the agreed spec by the control path); knows nothing of the
 /// handshake that exchanges its addresses.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "rdmabench/memory/memory.hpp"
+#include "rdmabench/verbs/multicast_membership.hpp"
 #include "rdmabench/verbs/qp_type.hpp"
 #include "rdmabench/verbs/resources.hpp"
 #include "rdmabench/verbs/transport.hpp"
@@ -49,6 +51,8 @@ struct DeviceLimits {
   int max_srq = 0;              ///< shared receive queues; 0: the device has none
   int max_srq_wr = 0;           ///< receives one shared receive queue holds
   int max_srq_sge = 0;          ///< scatter entries of one shared receive
+  int max_mcast_grp = 0;        ///< multicast groups; 0: no multicast
+  int max_mcast_qp_attach = 0;  ///< queue pairs one group may have attached
   std::uint32_t vendor_id = 0;
   std::uint32_t vendor_part_id = 0;
 };
@@ -159,6 +163,10 @@ class Connection {
   void limit_reads(std::uint8_t peer_responders, std::uint8_t peer_initiators);
   /// Connection parameters for rdma_connect/rdma_accept.
   rdma_conn_param cm_parameters() const;
+  /// -g, server: joins `group` (as multicast_gid_for gives it for this
+  /// port's link layer) through rdma_cm within `timeout`, and attaches
+  /// every QP to it; sets `multicast` and `multicast_group`.
+  void join_multicast(const Gid& group, std::chrono::milliseconds timeout);
 
   // Teardown runs bottom-up (reverse of declaration): memory regions before
   // their buffers, the QP before its CQ and PD, all verbs objects before the
@@ -179,6 +187,12 @@ class Connection {
   std::vector<QueuePair> qps;            ///< plan.queue_pairs of them; latency loops use one
   std::vector<AddressHandle> peer_ahs;   ///< UD: the route to each peer QP (sends name it)
   std::vector<std::uint32_t> peer_qpns;  ///< UD: each peer QP's number
+  /// -g: the server's membership of its group, every QP attached; declared
+  /// after `qps`, so that it detaches them and leaves before they go.
+  std::unique_ptr<MulticastMembership> multicast;
+  /// -g: the group, as the fabric carries it: the one the server joined,
+  /// or the one the client sends to (as the server announced it).
+  std::optional<Gid> multicast_group;
   std::unique_ptr<MemoryProvider> memory;
   Buffer local_buffer;    ///< what our own work requests use: write source, read destination
   Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source

@@ -96,6 +96,28 @@ TEST_CASE("perftest spellings: its letters where the meaning matches", "[options
   CHECK_THAT(noted.notes[0], Catch::Contains("the CPU frequency check only warns here"));
 }
 
+TEST_CASE("perftest spellings: multicast's -g (with or without a count) and -M/--MGID", "[options][perftest]") {
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  // perftest's -g today takes no value: one QP attached; the next word stays the server.
+  const auto flag = parse_command_line(send_bw, {"-g", "host-b"});
+  CHECK(flag.spec.multicast_receivers == 1u);
+  CHECK(flag.side.server == "host-b");
+  CHECK(parse_command_line(send_bw, {"--mcg", "host-b"}).spec.multicast_receivers == 1u);
+  // Its older -g N (and --mcg=N): N QPs attached.
+  CHECK(parse_command_line(send_bw, {"-g", "3"}).spec.multicast_receivers == 3u);
+  CHECK(parse_command_line(send_bw, {"-g3"}).spec.multicast_receivers == 3u);
+  CHECK(parse_command_line(send_bw, {"--mcg=4"}).spec.multicast_receivers == 4u);
+  CHECK(parse_command_line(send_bw, {"--mcg", "2", "host-b"}).spec.multicast_receivers == 2u);
+  const auto group = parse_command_line(send_bw, {"-g", "--MGID=255:18:64:27:0:0:0:0:0:0:0:0:0:0:0:1"});
+  REQUIRE(group.side.multicast_group);
+  CHECK(rdmabench::format_gid(*group.side.multicast_group) == "ff12:401b::1");
+  CHECK(parse_command_line(send_bw, {"-g", "--MGID", "239.1.1.1"}).side.multicast_group.has_value());
+  CHECK(parse_command_line(send_bw, {"-g", "-M", "239.1.1.1"}).side.multicast_group.has_value());
+  REQUIRE_THROWS_MATCHES(parse_command_line(send_bw, {"-g", "--connectionless"}), UsageError,
+                         MessageContains("--connectionless is perftest's option, and has no counterpart here: a "
+                                         "server here serves one client at a time"));
+}
+
 TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "

@@ -44,6 +44,8 @@ DeviceLimits rxe_limits() {
   l.max_srq = 917503;
   l.max_srq_wr = 1 << 20;
   l.max_srq_sge = 27;
+  l.max_mcast_grp = 8192;
+  l.max_mcast_qp_attach = 56;
   l.vendor_id = 0xffffff;
   return l;
 }
@@ -56,8 +58,8 @@ TestSpec plan_spec_of(Operation operation, Measurement measurement) {
 }
 
 ConnectionPlan plan_for_test(const TestSpec& spec, const DeviceLimits& limits = rxe_limits(),
-                    TransportKind kind = TransportKind::roce_v2, QpOptions options = {}) {
-  return plan_connection(spec, options, port_named("rxe0", kind == TransportKind::iwarp), transport_of(kind),
+                    TransportKind kind = TransportKind::roce_v2, QpOptions options = {}, Role role = Role::client) {
+  return plan_connection(spec, role, options, port_named("rxe0", kind == TransportKind::iwarp), transport_of(kind),
                          limits, /*memory_cpu_readable=*/true);
 }
 
@@ -121,6 +123,34 @@ TEST_CASE("connection plan: a test the device cannot carry names the option and 
   receives.tx_depth = 64;
   receives.rx_depth = 101;
   REQUIRE_THROWS_MATCHES(plan_for_test(receives, small), Error, MessageContains("-r/--rx-depth 101 exceeds 100"));
+}
+
+TEST_CASE("connection plan: a multicast server makes a QP per receiver, its client one", "[plan][multicast]") {
+  auto spec = plan_spec_of(Operation::send, Measurement::bandwidth);
+  spec.qp_type = QpType::ud;
+  spec.multicast_receivers = 3;
+  spec.rx_depth = 100;
+  const auto server = plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::server);
+  CHECK(server.queue_pairs == 3);
+  CHECK(server.receive_cq_entries == 3 * 100 + 1);  // every receiver's completions in one CQ
+  CHECK(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::client).queue_pairs == 1);
+  // What the device attaches to one group bounds -g, on the server only.
+  spec.multicast_receivers = 57;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("-g/--mcg 57 exceeds the 56 queue pairs rxe0 attaches to one multicast "
+                                         "group (max_mcast_qp_attach) (give -g 56 or fewer)"));
+  CHECK(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::client).queue_pairs == 1);
+  DeviceLimits none = rxe_limits();
+  none.max_mcast_grp = 0;
+  spec.multicast_receivers = 1;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, none, TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("rxe0 offers no multicast groups (its max_mcast_grp is 0)"));
+  // A receiver count beyond the QPs: named as -g, not -q.
+  DeviceLimits few = rxe_limits();
+  few.max_qp = 2;
+  spec.multicast_receivers = 3;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, few, TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("-g/--mcg 3 exceeds the 2 QPs rxe0 allows (lower -g)"));
 }
 
 TEST_CASE("connection plan: read depths are the device's, at most 255", "[plan]") {

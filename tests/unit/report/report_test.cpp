@@ -595,6 +595,8 @@ TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console
   CHECK(j["delivery"]["sent"] == 2100);
   CHECK(j["delivery"]["received"] == 1995);
   CHECK(j["delivery"]["lost"] == 105);
+  CHECK(j["delivery"]["loss_percent"] == 5.0);
+  CHECK_FALSE(j["delivery"].contains("per_receiver"));
   CHECK(j["context"]["connection_type"] == "UD");
   std::ostringstream out;
   render(*make_console_reporter(out), c, {r});
@@ -606,6 +608,39 @@ TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console
   render(*make_console_reporter(none), c, {r});
   CHECK_THAT(none.str(), Catch::Contains("0 of 2100 messages sent arrived (2100 lost, 100.00%)"));
   CHECK_THAT(none.str(), !Catch::Contains("measured by the peer"));
+}
+
+TEST_CASE("report: a multicast server's delivery, together and per receiver", "[report][multicast]") {
+  SizeResult r;
+  r.bytes = 512;
+  r.iterations = 2000;
+  r.delivery = Delivery{4200, 4150};  // 2100 messages x 2 receivers
+  r.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
+  auto c = context(false);
+  c.connection_type = "UD";
+  c.multicast_group = "::ffff:239.255.72.83";
+  c.multicast_receivers = 2;
+  const auto j = to_json(r, c);
+  CHECK(j["context"]["multicast"]["group"] == "::ffff:239.255.72.83");
+  CHECK(j["context"]["multicast"]["receivers"] == 2);
+  CHECK(j["delivery"]["sent"] == 4200);
+  CHECK(j["delivery"]["lost"] == 50);
+  REQUIRE(j["delivery"]["per_receiver"].size() == 2);
+  CHECK(j["delivery"]["per_receiver"][1]["qp_number"] == 0x12);
+  CHECK(j["delivery"]["per_receiver"][1]["received"] == 2050);
+  CHECK(j["delivery"]["per_receiver"][1]["lost"] == 50);
+  CHECK(j["delivery"]["per_receiver"][1]["loss_percent"].get<double>() == Approx(100.0 * 50 / 2100));
+  CHECK(j["delivery"]["per_receiver"][0]["loss_percent"] == 0.0);
+  std::ostringstream out;
+  render(*make_console_reporter(out), c, {r});
+  CHECK_THAT(out.str(), Catch::Contains("# Multicast       : group ::ffff:239.255.72.83: the client sends to it, 2 "
+                                        "receiving QPs on the server"));
+  CHECK_THAT(out.str(), Catch::Contains("delivery: 4150 of 4200 copies arrived (2100 messages sent to the group x 2 "
+                                        "receivers; 50 lost, 1.19%)"));
+  CHECK_THAT(out.str(), Catch::Contains("receiver 1 (QP 0x000011): 2100 of 2100 arrived (0 lost, 0.00%)"));
+  CHECK_THAT(out.str(), Catch::Contains("receiver 2 (QP 0x000012): 2050 of 2100 arrived (50 lost, 2.38%)"));
+  // Without multicast the context says so with null.
+  CHECK(to_json(r, context(false))["context"]["multicast"].is_null());
 }
 
 TEST_CASE("report: the header says why inline is what it is, and the PCIe ordering", "[report]") {
@@ -816,10 +851,18 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   auto both_ways_degraded = on_degraded_link();
   both_ways_degraded.bidirectional = true;
   const auto [srq_context, srq_result] = shared_receive_queue_run();
+  // A multicast server's record: the context's group, each receiver's delivery.
+  auto multicast = context(false);
+  multicast.connection_type = "UD";
+  multicast.multicast_group = "::ffff:239.255.72.83";
+  multicast.multicast_receivers = 2;
+  auto received = bandwidth_result();
+  received.delivery = Delivery{4200, 4150};
+  received.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
   const std::pair<RunContext, SizeResult> runs[] = {
       {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
       {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
-      {srq_context, srq_result}};
+      {srq_context, srq_result}, {multicast, received}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

@@ -46,6 +46,7 @@ TestSpec unusual_spec() {
   s.warmup_each_size = false;
   s.passive_wait = PassiveWait::sleep;
   s.open_loop = true;
+  s.repeats = 3;
   return s;
 }
 
@@ -107,6 +108,10 @@ TEST_CASE("parameters: hostile values are out of range, naming the option, value
            {[](TestSpec& s) { s.queue_pairs = 0; }, "-q/--qp 0 is out of range: expected 1 to 1024"},
            {[](TestSpec& s) { s.post_list = 200; }, "-l/--post-list 200 exceeds -t/--tx-depth 128"},
            {[](TestSpec& s) { s.cq_mod = 129; }, "-Q/--cq-mod 129 exceeds -t/--tx-depth 128"},
+           {[](TestSpec& s) { s.repeats = 0; }, "--repeat 0 is out of range: expected 1 to 1000 repeats"},
+           {[](TestSpec& s) { s.repeats = 1001; }, "--repeat 1001 is out of range: expected 1 to 1000"},
+           {[](TestSpec& s) { s.run_infinitely = true; s.repeats = 2; },
+            "--repeat 2 and --run-infinitely conflict: a soak already measures"},
        }) {
     TestSpec s;
     c.spoil(s);

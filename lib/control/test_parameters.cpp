@@ -99,6 +99,10 @@ std::optional<std::string> find_out_of_range(const TestSpec& spec) {
   });
   if (problem) return problem;
   // Limits that one parameter sets for another.
+  if (spec.run_infinitely && spec.repeats > 1)
+    return fmt::format("--repeat {} and --run-infinitely conflict: a soak already measures its one "
+                       "size again and again, a period at a time, until stopped; give one of them",
+                       spec.repeats);
   if (spec.post_list > spec.tx_depth)
     return fmt::format("-l/--post-list {} exceeds -t/--tx-depth {}: a chain must fit in the queue",
                        spec.post_list, spec.tx_depth);

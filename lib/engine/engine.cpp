@@ -1,5 +1,6 @@
 #include "rdmabench/engine/engine.hpp"
 
+#include <algorithm>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -271,8 +272,15 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     if (s.spec.run_infinitely) {
       run_soak(s, clock, reporter);
     } else {
-      for (std::size_t i = 0; i < s.spec.sizes.size(); ++i)
-        reporter.size_done(run_round(s, clock, reporter, i, i));
+      // --repeat: the size list again on the same connection; each size of
+      // each repeat is a barrier round of its own, so both sides stay in step.
+      const std::size_t sizes = s.spec.sizes.size();
+      for (std::uint32_t repeat = 1; repeat <= std::max<std::uint32_t>(s.spec.repeats, 1); ++repeat)
+        for (std::size_t i = 0; i < sizes; ++i) {
+          SizeResult result = run_round(s, clock, reporter, i, (repeat - 1) * sizes + i);
+          result.repeat = repeat;
+          reporter.size_done(result);
+        }
     }
     if (load_receives) load_receives->finish();
     reporter.end();

@@ -79,6 +79,9 @@ class ConsoleReporter final : public Reporter {
                                    c.duration_s));
     else if (c.duration_s)
       line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
+    if (c.parameters.repeats > 1)
+      line("Repeats", fmt::format("{} passes over the sizes on one connection, one run_id",
+                                  c.parameters.repeats));
     line("Clock", c.clock);
     if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
     if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
@@ -114,6 +117,11 @@ class ConsoleReporter final : public Reporter {
   }
 
   void size_done(const SizeResult& r) override {
+    // --repeat: a marker where each pass over the size list begins.
+    if (context_.parameters.repeats > 1 && r.repeat != repeat_marked_) {
+      fmt::print(out_, "{}repeat {} of {}\n", kNote, r.repeat, context_.parameters.repeats);
+      repeat_marked_ = r.repeat;
+    }
     if (r.period)
       fmt::print(out_, "{}soak period {}{}\n", kNote, r.period,
                  r.period_cut_short ? " (cut short by the stop signal)" : "");
@@ -172,6 +180,7 @@ class ConsoleReporter final : public Reporter {
   void end() override { fmt::print(out_, "{}\n", kRule); }
 
  private:
+  std::uint32_t repeat_marked_ = 0;  ///< the repeat whose marker was printed last
   void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label, int directions = 1) {
     const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
     const auto& ceiling = context_.achievable.ceiling;

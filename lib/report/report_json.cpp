@@ -1,4 +1,5 @@
 // JSON Lines: one object per message size, written by nlohmann::json.
+#include <algorithm>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -240,6 +241,8 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     j["counters"]["per_interval"] = {{"interval_ms", r.counters_per_interval->interval_ms},
                                      {"ends_ms", r.counters_per_interval->ends_ms},
                                      {"moved", r.counters_per_interval->moved}};
+  j["repeat"] = r.repeat;
+  j["repeats"] = std::max<std::uint32_t>(c.parameters.repeats, 1);
   if (r.period) j["soak"] = {{"period", r.period}, {"cut_short", r.period_cut_short}};
   j["context"] = to_json(c);
   return j;

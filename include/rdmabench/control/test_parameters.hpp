@@ -138,6 +138,8 @@ inline constexpr std::uint32_t kMaxQueuePairs = 1024;
 /// UD queue pairs one multicast server attaches to its group (-g/--mcg);
 /// the device may allow fewer (max_mcast_qp_attach: 56 on rxe).
 inline constexpr std::uint32_t kMaxMulticastReceivers = 256;
+/// --repeat: how many times one run may measure its size list.
+inline constexpr std::uint32_t kMaxRepeats = 1000;
 /// Background load queue pairs of a latency test (--load-qps).
 inline constexpr std::uint32_t kMaxLoadQueuePairs = 64;
 /// The largest load message (--load-size): each side holds two buffers of it.
@@ -249,7 +251,12 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt},
     // --run-infinitely and --report-every (bench/cli): both sides run
     // periods until either stops.
-    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt});
+    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt},
+    // The client's choice: both sides run the size list that many times,
+    // in step, so that a comparison has repeats of one run (one run_id).
+    TestParameter<std::uint32_t>{"repeats", "--repeat", &TestSpec::repeats, Agreement::adopt,
+        OptionGroup::test, "run the whole size list N times over the one connection; each record "
+        "carries its repeat (1..N) and N, under one run_id (default {})", {1, kMaxRepeats, false, " repeats"}});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

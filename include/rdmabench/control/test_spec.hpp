@@ -74,6 +74,9 @@ struct TestSpec {
   /// --run-infinitely: the one size runs in periods of duration_s, each
   /// reported and timed whole, until a stop signal on either side.
   bool run_infinitely = false;
+  /// --repeat: the whole size list runs this many times over the one
+  /// connection, each record marked with its repeat (1..repeats).
+  std::uint32_t repeats = 1;
   bool bidirectional = false;    ///< -b: both sides send at once (bandwidth tests)
   bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size

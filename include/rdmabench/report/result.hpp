@@ -153,6 +153,8 @@ struct SizeResult {
   std::uint64_t period = 0;
   /// A stop signal on this side ended the period before its -D seconds.
   bool period_cut_short = false;
+  /// --repeat: which pass over the size list this is, 1..TestSpec::repeats.
+  std::uint32_t repeat = 1;
 };
 
 /// The end of a soak (--run-infinitely): this side's periods together.

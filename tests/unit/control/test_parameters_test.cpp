@@ -48,6 +48,7 @@ TestSpec unusual_spec() {
   s.warmup_each_size = false;
   s.passive_wait = PassiveWait::sleep;
   s.open_loop = true;
+  s.repeats = 3;
   return s;
 }
 
@@ -126,6 +127,10 @@ TEST_CASE("parameters: hostile values are out of range, naming the option, value
             "-g/--mcg 1000 is out of range: expected 1 to 256 receiving queue pairs"},
            {[](TestSpec& s) { s.post_list = 200; }, "-l/--post-list 200 exceeds -t/--tx-depth 128"},
            {[](TestSpec& s) { s.cq_mod = 129; }, "-Q/--cq-mod 129 exceeds -t/--tx-depth 128"},
+           {[](TestSpec& s) { s.repeats = 0; }, "--repeat 0 is out of range: expected 1 to 1000 repeats"},
+           {[](TestSpec& s) { s.repeats = 1001; }, "--repeat 1001 is out of range: expected 1 to 1000"},
+           {[](TestSpec& s) { s.run_infinitely = true; s.repeats = 2; },
+            "--repeat 2 and --run-infinitely conflict: a soak already measures"},
        }) {
     TestSpec s;
     c.spoil(s);

@@ -452,10 +452,10 @@ TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
         "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,lat_p90_us,lat_p99_us,"
         "lat_p99_9_us,lat_p99_99_us,bw_seconds,bw_peak_MBps,bw_average_MBps,bw_average_Gbps,"
         "bw_message_rate_Mpps,bw_server_average_MBps,bw_both_average_MBps,bw_both_message_rate_Mpps,"
-        "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals");
+        "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals,repeat,repeats");
   CHECK(row ==
         "2,01f2e3d4c5b6a7,2026-12-04T03:10:02Z,lab-guest,write_lat,client,rxe0,RoCEv2,2,1000,100,"
-        "1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,,,,,");
+        "1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,,,,,,1,1");
 }
 
 TEST_CASE("report: every CSV column is the JSON record's field of the same name", "[report]") {
@@ -496,7 +496,7 @@ TEST_CASE("report: every CSV column is the JSON record's field of the same name"
       CHECK(cell == (field->is_string() ? field->get<std::string>() : field->dump()));
     ++compared;
   }
-  CHECK(compared == 19);
+  CHECK(compared == 21);
   // -b means the same as in the JSON: bw_* is this side's direction.
   CHECK(row.at("bw_average_MBps") == "11250");
   CHECK(row.at("bw_server_average_MBps") == "10000");
@@ -834,6 +834,43 @@ TEST_CASE("report: a shared receive queue's depth in the header and the JSON, it
   CHECK(to_json(mlx5, c)["receiver_not_ready"]["naks_sent"].is_null());
 }
 
+TEST_CASE("report: --repeat marks each record, CSV row and console pass with its repeat of N",
+          "[report][repeat]") {
+  auto c = context(false);
+  c.parameters.repeats = 2;
+  auto first = bandwidth_result();
+  auto second = bandwidth_result();
+  second.repeat = 2;
+  std::ostringstream console_text, json_text, csv_text;
+  render(*make_console_reporter(console_text), c, {first, second});
+  render(*make_json_reporter(json_text), c, {first, second});
+  render(*rdmabench::make_csv_reporter(csv_text), c, {second});
+  const auto lines = lines_of(json_text.str());
+  REQUIRE(lines.size() == 2);
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const auto j = nlohmann::json::parse(lines[k]);
+    CHECK(j["repeat"] == k + 1);
+    CHECK(j["repeats"] == 2);
+    CHECK(j["run_id"] == "01f2e3d4c5b6a7");  // one run, both passes
+    CHECK(j["context"]["parameters"]["repeats"] == 2);
+  }
+  CHECK(csv_row(csv_text.str()).at("repeat") == "2");
+  CHECK(csv_row(csv_text.str()).at("repeats") == "2");
+  const auto text = console_text.str();
+  CHECK_THAT(text, Catch::Contains("#         repeat 1 of 2\n"));
+  CHECK_THAT(text, Catch::Contains("#         repeat 2 of 2\n"));
+  CHECK(text.find("repeat 1 of 2") < text.find("repeat 2 of 2"));
+  CHECK_THAT(text, Catch::Contains("2 passes over the sizes on one connection"));
+  // Without --repeat: repeat 1 of 1 in the record, no marker on the console.
+  std::ostringstream plain_console, plain_json;
+  render(*make_console_reporter(plain_console), context(false), {bandwidth_result()});
+  render(*make_json_reporter(plain_json), context(false), {bandwidth_result()});
+  CHECK(plain_console.str().find("repeat") == std::string::npos);
+  const auto plain = nlohmann::json::parse(lines_of(plain_json.str()).at(0));
+  CHECK(plain["repeat"] == 1);
+  CHECK(plain["repeats"] == 1);
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
@@ -863,6 +900,15 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
       {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
       {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
       {srq_context, srq_result}, {multicast, received}};
+}
+
+  auto repeated = context(false);
+  repeated.parameters.repeats = 3;
+  auto second_pass = bandwidth_result();
+  second_pass.repeat = 2;
+  const std::pair<RunContext, SizeResult> runs[] = {
+      {context(true), latency}, {repeated, second_pass}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
+      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

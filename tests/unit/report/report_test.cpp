@@ -896,19 +896,14 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   auto received = bandwidth_result();
   received.delivery = Delivery{4200, 4150};
   received.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
-  const std::pair<RunContext, SizeResult> runs[] = {
-      {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
-      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
-      {srq_context, srq_result}, {multicast, received}};
-}
-
   auto repeated = context(false);
   repeated.parameters.repeats = 3;
   auto second_pass = bandwidth_result();
   second_pass.repeat = 2;
   const std::pair<RunContext, SizeResult> runs[] = {
-      {context(true), latency}, {repeated, second_pass}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
-      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
+      {context(true), latency}, {repeated, second_pass}, {context(false), bandwidth_result()},
+      {both_ways, bidirectional}, {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
+      {srq_context, srq_result}, {multicast, received}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

@@ -9,30 +9,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct MulticastRun {
-  Pair pair;
-  nlohmann::json client, server;
-};
-
 /// `binary` on rxe0 with `both` on both sides; each side writes one JSON line.
-MulticastRun multicast_pair(const std::string& binary, const Args& both) {
-  TempDir tmp;
-  const auto client_json = (tmp.path / "client.json").string();
-  const auto server_json = (tmp.path / "server.json").string();
-  const Device d = roce();
-  Args server{"-d", d.name, "--json", server_json}, client{"-d", d.name, "--json", client_json};
-  server.insert(server.end(), both.begin(), both.end());
-  client.insert(client.end(), both.begin(), both.end());
-  MulticastRun run{run_pair_ok(binary, server, d.address, client), {}, {}};
-  INFO(run.pair.client->describe());
-  INFO(run.pair.server->describe());
-  const auto client_lines = read_json_lines(client_json);
-  const auto server_lines = read_json_lines(server_json);
-  REQUIRE(client_lines.size() == 1);
-  REQUIRE(server_lines.size() == 1);
-  run.client = client_lines[0];
-  run.server = server_lines[0];
-  return run;
+BothJsonPair multicast_pair(const std::string& binary, const Args& both) {
+  return run_pair_both_json(binary, roce(), both);
 }
 
 }  // namespace

@@ -12,34 +12,15 @@ using namespace lab;
 
 namespace {
 
-struct SrqRun {
-  Pair pair;
-  nlohmann::json client, server;
-};
-
 /// `binary` with --use-srq and `extra` on both sides of `d`; both write JSON.
-SrqRun srq_pair(const std::string& binary, const Device& d, const Args& extra) {
-  TempDir tmp;
-  const auto client_json = (tmp.path / "client.json").string();
-  const auto server_json = (tmp.path / "server.json").string();
-  Args server{"-d", d.name, "--use-srq", "--timeout", "5", "--json", server_json};
-  Args client{"-d", d.name, "--use-srq", "--timeout", "5", "--json", client_json};
-  server.insert(server.end(), extra.begin(), extra.end());
-  client.insert(client.end(), extra.begin(), extra.end());
-  SrqRun run{run_pair_ok(binary, server, d.address, client), {}, {}};
-  INFO(run.pair.client->describe());
-  INFO(run.pair.server->describe());
-  const auto client_lines = read_json_lines(client_json);
-  const auto server_lines = read_json_lines(server_json);
-  REQUIRE(client_lines.size() == 1);
-  REQUIRE(server_lines.size() == 1);
-  run.client = client_lines[0];
-  run.server = server_lines[0];
-  return run;
+BothJsonPair srq_pair(const std::string& binary, const Device& d, const Args& extra) {
+  Args both{"--use-srq", "--timeout", "5"};
+  both.insert(both.end(), extra.begin(), extra.end());
+  return run_pair_both_json(binary, d, both);
 }
 
 /// Both sides' context names one SRQ shared by `qps` QPs, as deep as -r x -q.
-void check_srq_context(const SrqRun& run, int qps, int rx_depth) {
+void check_srq_context(const BothJsonPair& run, int qps, int rx_depth) {
   for (const auto* j : {&run.client, &run.server}) {
     const auto& c = j->at("context");
     INFO(c.dump());

@@ -41,9 +41,12 @@ TEST_CASE("soak: SIGINT mid-period ends both sides with every period and the sum
   const auto client = read_json_lines(client_json);
   CHECK(client[0].at("soak").at("cut_short") == false);
   CHECK(client[2].at("soak").at("cut_short") == true);
-  // Whole periods take their 2 s; the cut one ends about 0.5 s in.
-  CHECK(client[1].at("bandwidth").at("seconds").get<double>() == Approx(2.0).margin(0.2));
-  CHECK(client[2].at("bandwidth").at("seconds").get<double>() < 1.5);
+  // A whole period's window runs from its first poll to the first poll past
+  // its 2 s: about 2 s, give or take how long the emulated guest holds the
+  // process off its CPU at either end (CI saw more than 0.2 s). The cut one
+  // ends at the next checkpoint after the signal, about 0.5 s in.
+  CHECK(client[1].at("bandwidth").at("seconds").get<double>() > 1.8);
+  CHECK(client[2].at("bandwidth").at("seconds").get<double>() < 1.8);
   CHECK(client[3].at("soak").at("stopped_by") == "SIGINT on this side");
   CHECK(client[3].at("bandwidth").at("messages").get<double>() ==
         client[0].at("bandwidth").at("messages").get<double>() +

@@ -111,7 +111,7 @@ TEST_CASE("events: the plan gives the connection a completion channel only where
   limits.max_qp_wr = 1 << 20;
   limits.max_cqe = 32767;
   auto plan = [&](const TestSpec& spec) {
-    return detail::plan_connection(spec, {}, port, transport, limits, /*memory_cpu_readable=*/true);
+    return detail::plan_connection(spec, Role::client, {}, port, transport, limits, /*memory_cpu_readable=*/true);
   };
   CHECK(plan(spec_with_events(Operation::send, Measurement::bandwidth)).completion_events);
   CHECK_FALSE(plan(spec_with_events(Operation::write, Measurement::latency)).completion_events);

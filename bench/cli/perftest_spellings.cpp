@@ -55,7 +55,6 @@ const Lacking kLacking[] = {
     {0, "use-srq", "shared receive queues are not offered yet"},
     {0, "use_srq", "shared receive queues are not offered yet"},
     {0, "flow_label", "the flow label is not settable yet: the kernel's default applies"},
-    {0, "bind_source_ip", "the source address follows the route to the server"},
     {0, "ipv6", "give the server's IPv6 address: the GID follows the address family"},
     {0, "ipv6-addr", "give the server's IPv6 address as the client's argument"},
     {0, "dont_xchg_versions", "the two sides always exchange and check their options"},
@@ -82,7 +81,7 @@ const std::vector<PerftestAlias> kAliases = {
     {"--rate_limit=R --rate_units=g|M|p", "--rate RGbps | --rate (R x 1.048576)MBps | --rate Rpps"},
     {"--rate_limit_type=SW", "(the rate is always paced in software)"},
     {"--burst_size=N", "--burst N"},
-    {"--bind_source_ip", "(refused: the route's source is used)"},
+    {"--bind_source_ip=ADDR", "--source-ip ADDR"},
     {"-V", "--version"},
     {"-S N", "--sl N"},
     {"-T N", "--tclass N"},
@@ -189,6 +188,8 @@ class Rewriter {
         refuse(given + "=" + type, "the rate is paced in software here (--rate_limit_type=SW, or none)");
     } else if (name == "burst_size") {
       emit({"--burst", value_of(given, inline_value)});
+    } else if (name == "bind_source_ip") {
+      emit({"--source-ip", value_of(given, inline_value)});
     } else if (name == "CPU-freq") {
       out_.notes.push_back("--CPU-freq (perftest's) is taken: the CPU frequency check only warns here");
     } else if (name == "noPeak") {

@@ -391,6 +391,17 @@ TEST_CASE("options: -m, --sl, --tclass and -I set the queue pair", "[options]") 
                          MessageContains("-I/--inline-size -1 is out of range"));
 }
 
+TEST_CASE("options: --source-ip is the client's, and a numeric address", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--source-ip", "10.0.7.2", "10.0.7.1"}).side.source_address == "10.0.7.2");
+  CHECK(parse_command_line(kBandwidth, {"--source-ip", "2001:db8::16", "2001:db8::15"}).side.source_address ==
+        "2001:db8::16");
+  CHECK(parse_command_line(kBandwidth, {"10.0.7.1"}).side.source_address.empty());
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--source-ip", "10.0.7.2"}), UsageError,
+                         MessageContains("--source-ip applies to the client"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--source-ip", "rail1", "10.0.7.1"}), UsageError,
+                         MessageContains("--source-ip rail1 is not a numeric IP address"));
+}
+
 TEST_CASE("options: --validate is for data transfers, not atomics", "[options]") {
   CHECK(parse_command_line(kBandwidth, {"--validate"}).spec.validate);
   CHECK_FALSE(parse_command_line(kBandwidth, {}).spec.validate);

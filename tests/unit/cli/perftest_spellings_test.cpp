@@ -81,6 +81,19 @@ TEST_CASE("perftest spellings: its letters where the meaning matches", "[options
   CHECK_THAT(noted.notes[0], Catch::Contains("the CPU frequency check only warns here"));
 }
 
+TEST_CASE("perftest spellings: --bind_source_ip is --source-ip", "[options][perftest]") {
+  CHECK(parse_command_line(kWriteBw, {"--bind_source_ip=10.0.7.2", "10.0.7.1"}).side.source_address == "10.0.7.2");
+  CHECK(parse_command_line(kWriteBw, {"--bind_source_ip", "10.0.7.2", "10.0.7.1"}).side.source_address ==
+        "10.0.7.2");
+  // Through our checks as our spelling is.
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--bind_source_ip=10.0.7.2"}), UsageError,
+                         MessageContains("--source-ip applies to the client"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--bind_source_ip"}), UsageError,
+                         MessageContains("--bind_source_ip needs a value, as in perftest"));
+  const auto help = parse_command_line(kWriteBw, {"--help"}).help_text;
+  CHECK_THAT(help, Catch::Contains("--bind_source_ip=ADDR"));
+}
+
 TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "

@@ -32,7 +32,6 @@ const Lacking kLacking[] = {
     {'U', "report-unsorted", "--dump-samples FILE writes every latency sample, in the order measured"},
     {'g', "mcg", "multicast is not offered yet"},
     {'M', "MGID", "multicast is not offered yet"},
-    {'L', "hop_limit", "the hop limit is not settable yet: the kernel's default applies"},
     {'O', "dualport", "one port per run: run one pair per port with -i"},
     {'w', "limit_bw", "pass/fail limits on bandwidth are rdma_sweep's (--min-gbps)"},
     {'y', "limit_msgrate", "pass/fail limits are rdma_sweep's (--min-gbps)"},
@@ -54,7 +53,6 @@ const Lacking kLacking[] = {
     {0, "use-null-mr", "null memory regions are not offered"},
     {0, "use-srq", "shared receive queues are not offered yet"},
     {0, "use_srq", "shared receive queues are not offered yet"},
-    {0, "flow_label", "the flow label is not settable yet: the kernel's default applies"},
     {0, "ipv6", "give the server's IPv6 address: the GID follows the address family"},
     {0, "ipv6-addr", "give the server's IPv6 address as the client's argument"},
     {0, "dont_xchg_versions", "the two sides always exchange and check their options"},
@@ -85,6 +83,7 @@ const std::vector<PerftestAlias> kAliases = {
     {"-V", "--version"},
     {"-S N", "--sl N"},
     {"-T N", "--tclass N"},
+    {"-L N", "--hop-limit N"},
     {"-F", "(taken: the CPU frequency check only warns here)"},
     {"-N, --noPeak", "(taken: the peak costs nothing here and is reported anyway)"},
 };
@@ -216,6 +215,7 @@ class Rewriter {
       case 'V': emit({"--version"}); return;
       case 'S': emit({"--sl", value_of(given, attached)}); return;
       case 'T': emit({"--tclass", value_of(given, attached)}); return;
+      case 'L': emit({"--hop-limit", value_of(given, attached)}); return;
       case 'F': out_.notes.push_back("-F (perftest's) is taken: the CPU frequency check only warns here"); return;
       case 'N':
         out_.notes.push_back("-N (perftest's) is taken: the peak costs nothing here and is reported anyway");

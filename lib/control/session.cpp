@@ -220,6 +220,7 @@ Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice&
 
 Session connect_over(const SideConfig& config, TestSpec spec, const Notice& notice,
                      const std::function<std::unique_ptr<Bootstrap>()>& reach_server) {
+  check_grh_options(config.qp, spec.connect, nullptr);
   auto memory = prepare_side_memory(config, spec, notice);
   Context context;
   PortAttributes port;
@@ -239,6 +240,7 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
     check_qp_options(config.qp, port, spec.connect, notice);
+    check_grh_options(config.qp, spec.connect, &transport);
     // The queues this test needs, against this device's limits, before the
     // server is asked (the same plan is made again once connected).
     (void)plan_connection(spec, config.qp, port, transport, query_device_limits(context.get()),
@@ -516,6 +518,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.spec = std::move(spec);
   m.notice = std::move(notice);
   m.refusals.emplace(m.notice);
+  check_grh_options(m.config.qp, m.spec.connect, nullptr);
   m.memory = prepare_side_memory(m.config, m.spec, m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
@@ -525,6 +528,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
+    check_grh_options(m.config.qp, m.spec.connect, &m.transport);
     if (m.spec.connect == ConnectMethod::rdma_cm)
       m.named_device = std::move(m.context);  // rdma_cm brings its own
   }

@@ -1,5 +1,6 @@
 #include "cli/combinations.hpp"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
 
 #include "cli/table_options.hpp"
@@ -45,6 +46,21 @@ void check_outputs(const BenchmarkKind& kind, const CommandLine& cl) {
                      "address instead");
 }
 
+/// --source-ip: a client's, and a numeric address (whether it is this
+/// host's is checked when the client starts).
+void check_source_address(const CommandLine& cl) {
+  const std::string& source = cl.side.source_address;
+  if (source.empty()) return;
+  if (!cl.is_client())
+    throw UsageError("--source-ip applies to the client, which connects; a server answers from the "
+                     "address its client reached, and --bind limits which ones it listens on");
+  in6_addr any;
+  if (::inet_pton(AF_INET, source.c_str(), &any) != 1 && ::inet_pton(AF_INET6, source.c_str(), &any) != 1)
+    throw UsageError(fmt::format("--source-ip {} is not a numeric IP address: give one of this host's, "
+                                 "such as 10.0.2.15 or 2001:db8::15",
+                                 source));
+}
+
 }  // namespace
 
 void check_combinations(const BenchmarkKind& kind, const po::variables_map& vm, const CommandLine& cl) {
@@ -55,6 +71,7 @@ void check_combinations(const BenchmarkKind& kind, const po::variables_map& vm, 
   if (auto problem = find_out_of_range(cl.spec)) throw UsageError(*problem);
   check_duration(vm, cl);
   check_outputs(kind, cl);
+  check_source_address(cl);
   if (auto problem = find_unsupported(cl.spec)) throw UsageError(*problem);
 }
 

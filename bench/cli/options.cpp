@@ -78,7 +78,8 @@ po::options_description device_options(RawOptions& raw, const TestSpec& defaults
   device.add_options()
       ("ib-dev,d", po::value(&raw.device), "RDMA device (default: the first; with -R: the one rdma_cm routes to)")
       ("ib-port,i", po::value(&raw.ib_port)->default_value(1), "port of the device")
-      ("gid-index,x", po::value(&raw.gid_index), "GID index (default: RoCEv2 GID of the peer's address family)");
+      ("gid-index,x", po::value(&raw.gid_index), "GID index (default on RoCE: the RoCEv2 GID of the address this side sends from: --source-ip, "
+       "else the source of the kernel's route to the peer, else the first of the peer's address family)");
   declare_side_options(device, hidden, SideGroup::device, defaults);
   return device;
 }
@@ -93,6 +94,10 @@ po::options_description connection_options(RawOptions& raw, CommandLine& cl, con
        "seconds any wait for the peer may last, and the silence after which a peer counts as gone")
       ("bind", po::value(&cl.side.bind_address),
        "server: listen on this address only, for the TCP port and rdma_cm (default: every address)")
+      ("source-ip", po::value(&cl.side.source_address),
+       "client: send from this address of this host: the control connection and rdma_cm bind it, on RoCE "
+       "the GID is its, and without -d the device is the one that holds it (default: the source of the "
+       "kernel's route to the server, whose GID the RoCE GID follows)")
       ("ready-file", po::value(&cl.ready_file),
        "server: once listening, write a JSON line (ready, pid, tcp_port, rdma_cm_port) to FILE, for scripts");
   declare_table_options(connection, hidden, OptionGroup::connection, defaults);

@@ -28,7 +28,6 @@ const Lacking kLacking[] = {
     {'C', "report-cycles", "latencies are reported in microseconds; --clock tsc times them with the TSC"},
     {'H', "report-histogram", "--dump-samples FILE writes every latency sample"},
     {'U', "report-unsorted", "--dump-samples FILE writes every latency sample, in the order measured"},
-    {'L', "hop_limit", "the hop limit is not settable yet: the kernel's default applies"},
     {'O', "dualport", "one port per run: run one pair per port with -i"},
     {'w', "limit_bw", "pass/fail limits on bandwidth are rdma_sweep's (--min-gbps)"},
     {'y', "limit_msgrate", "pass/fail limits are rdma_sweep's (--min-gbps)"},
@@ -47,8 +46,6 @@ const Lacking kLacking[] = {
     {0, "use_hl", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use_mlu", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use-null-mr", "null memory regions are not offered"},
-    {0, "flow_label", "the flow label is not settable yet: the kernel's default applies"},
-    {0, "bind_source_ip", "the source address follows the route to the server"},
     {0, "ipv6", "give the server's IPv6 address: the GID follows the address family"},
     {0, "ipv6-addr", "give the server's IPv6 address as the client's argument"},
     {0, "dont_xchg_versions", "the two sides always exchange and check their options"},
@@ -79,12 +76,13 @@ const std::vector<PerftestAlias> kAliases = {
     {"--rate_limit_type=SW", "(the rate is always paced in software)"},
     {"--burst_size=N", "--burst N"},
     {"--events", "-e, --use-event (the client's choice holds on both sides)"},
-    {"--bind_source_ip", "(refused: the route's source is used)"},
+    {"--bind_source_ip=ADDR", "--source-ip ADDR"},
     {"-g [N], --mcg[=N]", "-g/--mcg: N receiving QPs; 1 without N (perftest's -g today)"},
     {"-M, --MGID=GID", "-M/--mgid GID"},
     {"-V", "--version"},
     {"-S N", "--sl N"},
     {"-T N", "--tclass N"},
+    {"-L N", "--hop-limit N"},
     {"-F", "(taken: the CPU frequency check only warns here)"},
     {"-N, --noPeak", "(taken: the peak costs nothing here and is reported anyway)"},
 };
@@ -209,6 +207,8 @@ class Rewriter {
       emit({"--burst", value_of(given, inline_value)});
     } else if (name == "events") {
       emit({"--use-event"});
+    } else if (name == "bind_source_ip") {
+      emit({"--source-ip", value_of(given, inline_value)});
     } else if (name == "CPU-freq") {
       out_.notes.push_back("--CPU-freq (perftest's) is taken: the CPU frequency check only warns here");
     } else if (name == "noPeak") {
@@ -235,6 +235,7 @@ class Rewriter {
       case 'V': emit({"--version"}); return;
       case 'S': emit({"--sl", value_of(given, attached)}); return;
       case 'T': emit({"--tclass", value_of(given, attached)}); return;
+      case 'L': emit({"--hop-limit", value_of(given, attached)}); return;
       case 'F': out_.notes.push_back("-F (perftest's) is taken: the CPU frequency check only warns here"); return;
       case 'N':
         out_.notes.push_back("-N (perftest's) is taken: the peak costs nothing here and is reported anyway");

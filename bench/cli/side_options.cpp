@@ -57,6 +57,14 @@ void apply_traffic_class(const std::string& text, const po::variables_map&, Comm
   cl.side.qp.traffic_class = static_cast<std::uint8_t>(integer_value("--tclass", text, 0, 255));
 }
 
+void apply_flow_label(const std::string& text, const po::variables_map&, CommandLine& cl) {
+  cl.side.qp.flow_label = static_cast<std::uint32_t>(integer_value("--flow-label", text, 0, kMaxFlowLabel));
+}
+
+void apply_hop_limit(const std::string& text, const po::variables_map&, CommandLine& cl) {
+  cl.side.qp.hop_limit = static_cast<std::uint8_t>(integer_value("--hop-limit", text, 0, 255));
+}
+
 void apply_pkey_index(const std::string& text, const po::variables_map&, CommandLine& cl) {
   cl.side.qp.pkey_index = static_cast<std::uint16_t>(integer_value("--pkey-index", text, 0, 65535));
 }
@@ -140,6 +148,13 @@ const std::array kSideOptions{
     SideOption{"--sl", SideGroup::device, "service level, 0-15", nullptr, apply_service_level},
     SideOption{"--tclass", SideGroup::device, "traffic class (RoCE: DSCP and ECN bits), 0-255", nullptr,
         apply_traffic_class},
+    SideOption{"--flow-label", SideGroup::device,
+        "flow label of this side's packets (the GRH; RoCE, or InfiniBand with -x), 0-1048575: on RoCEv2 "
+        "the UDP source port ECMP hashes follows from it (default 0: the kernel's, from the QP numbers)",
+        nullptr, apply_flow_label},
+    SideOption{"--hop-limit", SideGroup::device,
+        "hop limit of this side's packets, 1-255 (InfiniBand with -x; default 64): on RoCE the kernel "
+        "takes the IP route's (ip route ... hoplimit N)", nullptr, apply_hop_limit},
     SideOption{"--pkey-index", SideGroup::device, "index into the port's P_Key table (default 0)", nullptr,
         apply_pkey_index},
     SideOption{"-M/--mgid", SideGroup::device,

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <fstream>
 
 #include "rdmabench/topology/topology.hpp"
@@ -35,19 +34,6 @@ std::string gid_text(const Gid& gid) {
   char text[INET6_ADDRSTRLEN] = {};
   ::inet_ntop(AF_INET6, gid.data(), text, sizeof text);
   return text;
-}
-
-/// The GID an IP address has as a RoCEv2 GID (IPv4 is mapped, ::ffff:a.b.c.d).
-std::optional<Gid> gid_of_address(const std::string& address) {
-  Gid gid{};
-  in_addr v4{};
-  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) {
-    gid[10] = gid[11] = 0xff;
-    std::memcpy(gid.data() + 12, &v4, 4);
-    return gid;
-  }
-  if (::inet_pton(AF_INET6, address.c_str(), gid.data()) == 1) return gid;
-  return std::nullopt;
 }
 
 }  // namespace

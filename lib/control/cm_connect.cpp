@@ -86,7 +86,10 @@ void adopt_cm_device(Session& s, const SideConfig& config, const Notice& notice)
       break;
     }
   }
-  transport.gid_reason = "chosen by rdma_cm from the IP route";
+  transport.gid_reason = config.source_address.empty()
+                             ? "chosen by rdma_cm from the IP route"
+                             : fmt::format("chosen by rdma_cm from the IP route from {}, the bound source address",
+                                           config.source_address);
   if (config.gid_index) notice("-x/--gid-index is ignored with rdma_cm, which picks the GID itself");
   check_sizes_fit(s.spec, port);
   c.use_cm_device(first->verbs, std::move(port), std::move(transport));

@@ -102,7 +102,52 @@ int connect_before(int fd, const addrinfo& address, Clock::time_point deadline) 
   return err;
 }
 
+/// The address `source` (numeric) in `family`'s form, port 0; false when
+/// it is of the other family.
+bool source_in(int family, const std::string& source, sockaddr_storage& address) {
+  address = {};
+  address.ss_family = static_cast<sa_family_t>(family);
+  void* where = family == AF_INET6 ? static_cast<void*>(&reinterpret_cast<sockaddr_in6&>(address).sin6_addr)
+                                   : static_cast<void*>(&reinterpret_cast<sockaddr_in&>(address).sin_addr);
+  return ::inet_pton(family, source.c_str(), where) == 1;
+}
+
+/// A source of one family cannot reach a server of the other: said at once,
+/// rather than after retrying until the timeout.
+void require_family_of_source(const addrinfo* addresses, const std::string& host, const std::string& source) {
+  sockaddr_storage unused;
+  for (const addrinfo* a = addresses; a; a = a->ai_next)
+    if (source_in(a->ai_family, source, unused)) return;
+  throw Error(fmt::format("--source-ip {} cannot reach server {}: they are of different address families "
+                          "(IPv4 and IPv6)",
+                          source, host),
+              "give --source-ip an address of the server's family");
+}
+
+/// Binds `fd` to numeric address `source`, port 0: --source-ip's. False,
+/// with `why` filled, where `source` is of another family than `family`.
+bool bind_source(int fd, int family, const std::string& source, std::string& why) {
+  sockaddr_storage address;
+  if (!source_in(family, source, address)) {
+    why = fmt::format("--source-ip {} is not of this address's family", source);
+    return false;
+  }
+  const socklen_t length = family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), length) != 0)
+    throw_system_error(fmt::format("bind (--source-ip {})", source), errno,
+                       "give an address of one of this host's network interfaces");
+  return true;
+}
+
 }  // namespace
+
+std::string ControlChannel::local_host() const {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  if (::getsockname(socket_.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0) return {};
+  if (address.ss_family != AF_INET && address.ss_family != AF_INET6) return {};
+  return detail::numeric_host(reinterpret_cast<const sockaddr*>(&address));
+}
 
 ControlChannel::ControlChannel(FileDescriptor socket, std::string peer_name, std::string peer_host)
     : socket_(std::move(socket)),
@@ -285,15 +330,18 @@ void ControlChannel::try_abort(const std::string& reason) noexcept {
   }
 }
 
-ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout) {
+ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout,
+                               const std::string& source) {
   const auto addresses = detail::resolve_address(host, port);
 
+  if (!source.empty()) require_family_of_source(addresses.get(), host, source);
   const auto deadline = Clock::now() + timeout;
   std::string last_error = "no address";
   for (;;) {
     for (auto* a = addresses.get(); a; a = a->ai_next) {
       FileDescriptor fd(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol));
       if (fd.get() < 0) throw_system_error("socket", errno);
+      if (!source.empty() && !bind_source(fd.get(), a->ai_family, source, last_error)) continue;
       if (int err = connect_before(fd.get(), *a, deadline); err != 0) {
         last_error = std::strerror(err);
         continue;

@@ -70,6 +70,39 @@ void check_qp_options(const QpOptions& options, const PortAttributes& port, Conn
     notice("--pkey-index is ignored with rdma_cm, which takes the P_Key from the route");
 }
 
+void check_grh_options(const QpOptions& options, ConnectMethod method, const Transport* transport) {
+  if (!options.flow_label && !options.hop_limit) return;
+  const char* given = options.flow_label && options.hop_limit ? "--flow-label and --hop-limit"
+                      : options.flow_label                    ? "--flow-label"
+                                                              : "--hop-limit";
+  // iWARP first: it also connects with rdma_cm, but the reason is its own.
+  if (transport && transport->kind == TransportKind::iwarp)
+    throw Error(fmt::format("{} set fields of the GRH, and iWARP packets have none: they are TCP "
+                            "segments, whose TTL and flow label the kernel's IP route sets",
+                            given),
+                "drop them on iWARP; the route's hop limit is set with ip route ... hoplimit N");
+  if (method == ConnectMethod::rdma_cm)
+    throw Error(fmt::format("{} apply to queue pairs connected by attribute exchange: with -R/--rdma-cm "
+                            "the kernel's rdma_cm builds the GRH from the IP route",
+                            given),
+                "drop -R to set them, or set the route's hop limit (ip route ... hoplimit N)");
+  // The kernel resolves a RoCE address vector's route itself and puts
+  // that route's hop limit in it (ib_resolve_eth_dmac), whatever we ask.
+  if (options.hop_limit && transport &&
+      (transport->kind == TransportKind::roce_v1 || transport->kind == TransportKind::roce_v2))
+    throw Error(fmt::format("--hop-limit {} cannot be set on RoCE: the kernel gives every RoCE queue pair "
+                            "the hop limit (the IPv4 TTL) of its IP route to the peer, whatever the "
+                            "queue pair asks",
+                            options.hop_limit),
+                "set the route's instead, with ip route change ... hoplimit N or net.ipv4.ip_default_ttl; "
+                "the header's GRH line shows the one in use");
+  if (transport && !transport->global_route)
+    throw Error(fmt::format("{} set fields of the GRH, which InfiniBand packets carry only when routed "
+                            "globally: give -x with a GID index",
+                            given),
+                "give -x (on both sides) to route with a GRH, or drop them");
+}
+
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port) {
   for (auto size : spec.sizes) {
     require(size >= 1, "message size 0 is invalid; give -s/--size between 1 and " +

@@ -33,6 +33,7 @@
 #include "control/session_internal.hpp"
 #include "control/inline_size.hpp"
 #include "control/notice_limiter.hpp"
+#include "control/route_source.hpp"
 #include "memory/memory_policy.hpp"
 #include "memory/memory_budget.hpp"
 #include "system/interrupt_timer.hpp"
@@ -124,6 +125,14 @@ AddressFamily family_of(const std::string& host) {
   return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? AddressFamily::ipv6 : AddressFamily::ipv4;
 }
 
+/// The device a client opens: -d's, else with --source-ip the one whose
+/// port holds that address (its GID must be that address's), else the first.
+std::string client_device(const SideConfig& config) {
+  if (!config.device.empty() || config.source_address.empty()) return config.device;
+  const auto gid = gid_of_address(config.source_address);
+  return gid ? device_holding_gid(*gid, config.port) : std::string{};
+}
+
 /// This side's buffers, and what their kind rules out before any device is
 /// opened: inline sends from memory the CPU cannot read, and the provider's
 /// CPU copies of small receives into it.
@@ -135,13 +144,17 @@ std::unique_ptr<MemoryProvider> prepare_side_memory(const SideConfig& config, co
   return memory;
 }
 
-/// The server's transport for a client reached from `client_host`: without
-/// -x its RoCEv2 GID has the family of the client's address, as the
-/// client's own choice does (chosen by the server's address it dialled).
+/// The server's transport for a client reached from `client_host` that
+/// connected to `local_host`: without -x its GID is the GID of the address
+/// the client connected to (else of the route's source towards the client),
+/// else a RoCEv2 GID of the client's address family.
 Transport transport_for(const PortAttributes& port, const SideConfig& config, const Transport& chosen,
-                        const std::string& client_host) {
+                        const std::string& client_host, const std::string& local_host, const Notice& notice) {
   if (config.gid_index) return chosen;
-  return resolve_transport(port, std::nullopt, family_of(client_host));
+  Transport t = resolve_transport(port, std::nullopt, family_of(client_host),
+                                  server_gid_source(local_host, client_host));
+  if (!t.gid_warning.empty()) notice(t.gid_warning);
+  return t;
 }
 
 /// What a client is told while the server runs for `running_for`.
@@ -211,12 +224,14 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
 Session connect_to_server(const SideConfig& config, TestSpec spec, const Notice& notice) {
   require(!config.server.empty(), "no server address given");
   return connect_over(config, std::move(spec), notice, [&] {
-    return std::make_unique<ControlChannel>(connect_control(config.server, config.tcp_port, config.timeout));
+    return std::make_unique<ControlChannel>(
+        connect_control(config.server, config.tcp_port, config.timeout, config.source_address));
   });
 }
 
 Session connect_over(const SideConfig& config, TestSpec spec, const Notice& notice,
                      const std::function<std::unique_ptr<Bootstrap>()>& reach_server) {
+  check_grh_options(config.qp, spec.connect, nullptr);
   auto memory = prepare_side_memory(config, spec, notice);
   Context context;
   PortAttributes port;
@@ -226,9 +241,11 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     // -x fails here, so that iWARP can switch to rdma_cm in the hello, and
     // so that a run this device cannot carry is refused by name here (with
     // -R only when -d names it: otherwise rdma_cm picks the device by route).
-    context = open_device(config.device);
+    context = open_device(client_device(config));
     port = query_port(context.get(), config.port);
-    transport = resolve_transport(port, config.gid_index, family_of(config.server));
+    transport = resolve_transport(port, config.gid_index, family_of(config.server),
+                                  client_gid_source(config.server, config.source_address));
+    if (!transport.gid_warning.empty()) notice(transport.gid_warning);
     // What the device cannot run at all (UD on iWARP) before what it
     // cannot run at this size.
     check_device_can_run(spec, context.get());
@@ -236,14 +253,17 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     check_datagram_sizes(spec, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
     settle_connect_method(spec, transport, port.device, notice);
     check_qp_options(config.qp, port, spec.connect, notice);
+    check_grh_options(config.qp, spec.connect, &transport);
     if (spec.multicast_receivers && config.multicast_group)
       (void)multicast_gid_for(*config.multicast_group, port.link_layer);
     // The queues this test needs, against this device's limits, before the
     // server is asked (the same plan is made again once connected).
     (void)plan_connection(spec, Role::client, config.qp, port, transport, query_device_limits(context.get()),
                           memory->cpu_accessible());
+  } else if (!config.source_address.empty()) {
+    // rdma_cm binds it later: a wrong one is named before the server is asked.
+    require_host_address(config.source_address);
   }
-
   // After the device's own limits (which name the device), before connecting.
   if (auto shortfall = find_memory_shortfall(spec, available_memory())) throw Error(*shortfall);
   if (spec.run_id == 0) spec.run_id = new_run_id();
@@ -284,9 +304,11 @@ struct Server::Impl {
   /// server opened by name.
   bool runs_on_opened_device() const { return spec.connect == ConnectMethod::tcp_exchange; }
 
-  /// The session for the client on `control` (reached from `control_host`),
-  /// or nullopt when screen() refused it.
-  std::optional<Session> serve(std::unique_ptr<Bootstrap> control, const std::string& control_host);
+  /// The session for the client on `control` (reached from `control_host`,
+  /// connected to our `local_host`, empty where unknown), or nullopt when
+  /// screen() refused it.
+  std::optional<Session> serve(std::unique_ptr<Bootstrap> control, const std::string& control_host,
+                               const std::string& local_host);
 
   void listen_for_cm() {
     cm_events.reset(rdma_create_event_channel());
@@ -512,6 +534,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
   m.spec = std::move(spec);
   m.notice = std::move(notice);
   m.refusals.emplace(m.notice);
+  check_grh_options(m.config.qp, m.spec.connect, nullptr);
   m.memory = prepare_side_memory(m.config, m.spec, m.notice);
   if (m.spec.connect == ConnectMethod::tcp_exchange || !m.config.device.empty()) {
     // Validate what the user named now, not when a client turns up.
@@ -521,6 +544,7 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
+    check_grh_options(m.config.qp, m.spec.connect, &m.transport);
     // A group this fabric cannot join is refused before any client comes.
     if (m.spec.multicast_receivers) (void)multicast_group_to_join(m.config, m.port.link_layer);
     if (m.spec.connect == ConnectMethod::rdma_cm)
@@ -564,7 +588,8 @@ std::unique_ptr<Server::TurnAway> Server::turn_away_while_busy(const std::string
       busy_message(running_for), impl_->notice);
 }
 
-std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, const std::string& control_host) {
+std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, const std::string& control_host,
+                                           const std::string& local_host) {
   auto adopted = screen(*control);
   if (!adopted) return std::nullopt;
   control->send(wire::Barrier{kAcceptedBarrier});
@@ -588,7 +613,7 @@ std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, c
       return;
     }
     create_exchanged_queues(s, config.qp, std::move(context), port,
-                            transport_for(port, config, transport, control_host));
+                            transport_for(port, config, transport, control_host, local_host, notice));
     // Before the endpoints: the first announces the group.
     if (s.spec.multicast_receivers) join_multicast_group(s, config);
   });
@@ -601,9 +626,10 @@ Session Server::accept_client() {
   for (;;) {
     auto control = m.next_speaking_client();
     const std::string control_host = control.peer_host();
+    const std::string local_host = control.local_host();
     const std::string who = control.peer_name();
     try {
-      if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(control)), control_host)) {
+      if (auto session = m.serve(std::make_unique<ControlChannel>(std::move(control)), control_host, local_host)) {
         m.turn_away_waiting(who);
         return std::move(*session);
       }
@@ -617,7 +643,7 @@ Session Server::accept_client() {
 
 Session Server::accept_over(std::unique_ptr<Bootstrap> peer, const std::string& peer_host) {
   const std::string who = peer->peer_name();
-  if (auto session = impl_->serve(std::move(peer), peer_host)) return std::move(*session);
+  if (auto session = impl_->serve(std::move(peer), peer_host, {})) return std::move(*session);
   throw Error(fmt::format("refused {}: {}", who, impl_->last_refusal));
 }
 

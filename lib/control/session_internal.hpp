@@ -19,6 +19,13 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context);
 void check_qp_options(const QpOptions& options, const PortAttributes& port, ConnectMethod method,
                       const Notice& notice);
 
+/// --flow-label and --hop-limit go into the GRH of the address vectors the
+/// attribute exchange sets: refused, naming them, where nothing of theirs
+/// sets one: iWARP (no GRH), rdma_cm (the kernel's route sets it),
+/// InfiniBand without -x (no GRH), and --hop-limit on RoCE (the kernel puts
+/// the IP route's in). `transport` null: checks the method alone.
+void check_grh_options(const QpOptions& options, ConnectMethod method, const Transport* transport);
+
 /// Checks the sweep against what the port can carry in one message.
 void check_sizes_fit(const TestSpec& spec, const PortAttributes& port);
 

@@ -119,6 +119,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.gid = format_gid(link.transport.gid.gid);
   c.gid_type = to_string(link.transport.gid.type);
   c.gid_reason = link.transport.gid_reason;
+  if (link.grh) c.grh = GrhSettings{link.grh->hop_limit, link.grh->flow_label, link.grh->traffic_class};
   c.mtu_bytes = link.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
   c.connection_type = to_string(s.spec.qp_type);

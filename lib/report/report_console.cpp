@@ -56,6 +56,12 @@ class ConsoleReporter final : public Reporter {
     line("Device", fmt::format("{}, port {}", c.device, c.port));
     line("Transport", fmt::format("{} (link layer {})", c.transport, c.link_layer));
     line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
+    if (c.grh)
+      line("GRH", fmt::format("hop limit {}, flow label {}, traffic class {}",
+                              c.grh->hop_limit ? std::to_string(*c.grh->hop_limit) : "the IP route's",
+                              c.grh->flow_label ? std::to_string(c.grh->flow_label)
+                                                : "0 (the kernel's: from the QP numbers on RoCEv2)",
+                              c.grh->traffic_class));
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
     line("Connection", fmt::format("{} queue pairs, {}, peer {}", c.connection_type, c.connection, c.peer));
     if (!c.multicast_group.empty())

@@ -43,6 +43,11 @@ nlohmann::json to_json(const RunContext& c) {
       {"link_layer", c.link_layer},
       {"gid",
        {{"index", c.gid_index}, {"value", c.gid}, {"type", c.gid_type}, {"reason", c.gid_reason}}},
+      {"grh", c.grh ? nlohmann::json{{"hop_limit", c.grh->hop_limit ? nlohmann::json(*c.grh->hop_limit)
+                                                                    : nlohmann::json()},
+                                     {"flow_label", c.grh->flow_label},
+                                     {"traffic_class", c.grh->traffic_class}}
+                    : nlohmann::json()},
       {"mtu_bytes", c.mtu_bytes},
       {"connection", c.connection},
       {"connection_type", c.connection_type},

@@ -46,6 +46,23 @@ Context open_device(const std::string& name) {
   return context;
 }
 
+std::string device_holding_gid(const Gid& gid, std::uint8_t port) {
+  int count = 0;
+  DeviceList list(ibv_get_device_list(&count));
+  for (int i = 0; list && i < count; ++i) {
+    Context context(ibv_open_device(list.get()[i]));
+    if (!context) continue;
+    try {
+      const PortAttributes attributes = query_port(context.get(), port);
+      for (const GidEntry& entry : attributes.gids)
+        if (entry.gid == gid) return attributes.device;
+    } catch (const Error&) {
+      // No such port, or not active: not this one.
+    }
+  }
+  return {};
+}
+
 std::size_t gid_table_capacity(const std::vector<int>& per_port_lengths) {
   std::size_t total = 0;
   for (int length : per_port_lengths) total += static_cast<std::size_t>(std::max(length, 0));

@@ -38,10 +38,31 @@ ibv_ah_attr route_to(const Connection& c, const QpAddress& peer) {
     ah.is_global = 1;
     std::copy(peer.gid.begin(), peer.gid.end(), ah.grh.dgid.raw);
     ah.grh.sgid_index = static_cast<std::uint8_t>(c.transport.gid.index);
-    ah.grh.hop_limit = 64;
+    ah.grh.hop_limit = c.plan.qp.hop_limit ? c.plan.qp.hop_limit : kDefaultHopLimit;
+    ah.grh.flow_label = c.plan.qp.flow_label;
     ah.grh.traffic_class = c.plan.qp.traffic_class;
   }
   return ah;
+}
+
+/// What this side asked for in the GRH; the hop limit only where the
+/// kernel keeps it (InfiniBand): on RoCE it is the IP route's.
+GrhFields requested_grh(const Connection& c) {
+  GrhFields g;
+  if (c.transport.kind == TransportKind::infiniband)
+    g.hop_limit = c.plan.qp.hop_limit ? c.plan.qp.hop_limit : kDefaultHopLimit;
+  g.flow_label = c.plan.qp.flow_label;
+  g.traffic_class = c.plan.qp.traffic_class;
+  return g;
+}
+
+/// The GRH a connected RC or UC queue pair's packets carry, as the device
+/// reports it; what was asked where the query fails.
+GrhFields grh_in_use(const Connection& c, ibv_qp* qp) {
+  ibv_qp_attr a{};
+  ibv_qp_init_attr init{};
+  if (ibv_query_qp(qp, &a, IBV_QP_AV, &init) != 0 || !a.ah_attr.is_global) return requested_grh(c);
+  return {a.ah_attr.grh.hop_limit, a.ah_attr.grh.flow_label, a.ah_attr.grh.traffic_class};
 }
 
 std::uint32_t our_mtu(const Connection& c) { return c.plan.qp.mtu_bytes.value_or(c.port.active_mtu_bytes); }
@@ -145,8 +166,14 @@ void check_peer_mtu(std::uint32_t mtu) {
 void Connection::connect_qp(std::size_t index, const QpAddress& peer) {
   check_peer_mtu(peer.mtu_bytes);
   ibv_qp* qp = qps.at(index).get();
-  if (plan.qp_type == QpType::ud) return connect_datagram_qp(*this, qp, peer);
+  if (plan.qp_type == QpType::ud) {
+    connect_datagram_qp(*this, qp, peer);
+    // An address handle cannot be queried: what was asked.
+    if (index == 0 && transport.global_route) grh = requested_grh(*this);
+    return;
+  }
   connect_paired_qp(*this, qp, plan.qp_type == QpType::rc, plan.access.qp, peer);
+  if (index == 0 && transport.global_route) grh = grh_in_use(*this, qp);
 }
 
 void Connection::connect_load_qp(std::size_t index, const QpAddress& peer) {

@@ -58,75 +58,6 @@ std::string format_gid(const Gid& gid) {
   return ::inet_ntop(AF_INET6, gid.data(), text, sizeof text) ? text : "?";
 }
 
-namespace {
-
-/// "0-1, 4" for indexes {0, 1, 4}.
-std::string format_index_ranges(std::vector<std::uint32_t> indexes) {
-  std::sort(indexes.begin(), indexes.end());
-  std::string out;
-  for (std::size_t i = 0; i < indexes.size();) {
-    std::size_t j = i;
-    while (j + 1 < indexes.size() && indexes[j + 1] == indexes[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += j == i ? fmt::format("{}", indexes[i]) : fmt::format("{}-{}", indexes[i], indexes[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-const GidEntry* find_first(const PortAttributes& port, auto&& predicate) {
-  auto it = std::find_if(port.gids.begin(), port.gids.end(), predicate);
-  return it == port.gids.end() ? nullptr : &*it;
-}
-
-}  // namespace
-
-GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> requested,
-                    AddressFamily family, std::string* reason) {
-  auto say = [&](std::string why) {
-    if (reason) *reason = std::move(why);
-  };
-  require(!port.gids.empty(),
-          fmt::format("{} port {} has no valid GID", port.device, port.port),
-          "on RoCE the port needs an IP address on its network interface");
-  if (requested) {
-    // The address vector carries the source GID index in 8 bits.
-    require(*requested <= 255,
-            fmt::format("GID index {} cannot be used: a queue pair's source GID index is 8 bits, 0 to 255",
-                        *requested),
-            "give -x between 0 and 255, or omit it to choose automatically");
-    if (auto* e = find_first(port, [&](const GidEntry& g) { return g.index == *requested; })) {
-      say("given with -x");
-      return *e;
-    }
-    std::vector<std::uint32_t> valid;
-    for (const auto& g : port.gids) valid.push_back(g.index);
-    throw Error(fmt::format("GID index {} does not exist on {} port {}; valid: {}", *requested,
-                            port.device, port.port, format_index_ranges(valid)),
-                "omit -x/--gid-index to choose automatically");
-  }
-  if (port.link_layer == LinkLayer::ethernet && !port.iwarp) {
-    const bool want_v4 = family == AddressFamily::ipv4;
-    const char* family_name = want_v4 ? "IPv4" : "IPv6";
-    if (auto* e = find_first(port, [&](const GidEntry& g) {
-          return g.type == GidType::roce_v2 && is_ipv4_mapped(g.gid) == want_v4 &&
-                 !is_link_local(g.gid);
-        })) {
-      say(fmt::format("RoCEv2 {} GID", family_name));
-      return *e;
-    }
-    if (auto* e = find_first(port, [](const GidEntry& g) { return g.type == GidType::roce_v2; })) {
-      say(fmt::format("RoCEv2 GID (no {} RoCEv2 GID on this port)", family_name));
-      return *e;
-    }
-    say("RoCEv1 GID (the port has no RoCEv2 GID)");
-    return port.gids.front();
-  }
-  say(port.iwarp ? "iWARP: addressing is rdma_cm's, GID for reference only"
-                 : "first GID (InfiniBand routes by LID)");
-  return port.gids.front();
-}
-
 std::optional<std::string> gid_family_mismatch(const Transport& ours, const Gid& theirs) {
   if (ours.kind != TransportKind::roce_v2) return std::nullopt;
   const bool ours_v4 = is_ipv4_mapped(ours.gid.gid), theirs_v4 = is_ipv4_mapped(theirs);
@@ -146,9 +77,12 @@ TransportKind classify(const PortAttributes& port, const GidEntry& gid) {
 }
 
 Transport resolve_transport(const PortAttributes& port, std::optional<std::uint32_t> gid_index,
-                            AddressFamily family) {
+                            AddressFamily family, const std::optional<SourceAddress>& source) {
   Transport t;
-  t.gid = choose_gid(port, gid_index, family, &t.gid_reason);
+  GidChoice choice = choose_gid(port, gid_index, family, source);
+  t.gid = choice.entry;
+  t.gid_reason = std::move(choice.reason);
+  t.gid_warning = std::move(choice.warning);
   t.kind = classify(port, t.gid);
   // iWARP QPs can only be connected through rdma_cm (the TCP stream is the
   // connection); there is no QP attribute exchange that would work.

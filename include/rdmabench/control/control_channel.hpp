@@ -56,6 +56,9 @@ class ControlChannel final : public Bootstrap {
   int wait_fd() const override { return socket_.get(); }
   int fd() const { return socket_.get(); }
   const std::string& peer_host() const { return peer_host_; }
+  /// This end's numeric address ("10.0.2.15": on a server, the address
+  /// the client connected to); empty where the socket has none (a socketpair).
+  std::string local_host() const;
 
  private:
   void await_barrier(std::uint32_t sequence, Milliseconds timeout);
@@ -85,8 +88,10 @@ class ControlChannel final : public Bootstrap {
 /// a moment before its server still connects). Control sockets of both ends
 /// use TCP keepalive and TCP_USER_TIMEOUT of `timeout`, so that a peer host
 /// that vanishes (no FIN, no RST) breaks the connection instead of leaving
-/// unacknowledged data waiting for ever.
-ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout);
+/// unacknowledged data waiting for ever. With `source` (--source-ip, a
+/// numeric address of this host), the connection leaves from that address.
+ControlChannel connect_control(const std::string& host, std::uint16_t port, Milliseconds timeout,
+                               const std::string& source = {});
 
 /// Listens on a TCP port for control connections: on `bind_address` only,
 /// or on every address (dual-stack, or IPv4 alone on a host without IPv6).

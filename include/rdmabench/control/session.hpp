@@ -35,9 +35,11 @@ struct SideConfig {
   Milliseconds timeout{10000};
   std::string server;                      ///< client only: the server's address
   std::string bind_address;                ///< server only: listen here alone; empty: every address
-  /// Client only: rdma_cm's source address (a numeric address of this
-  /// host); empty: the route's. A server that knows its partner's address
-  /// (rdma_sweep) accepts rdma_cm requests from it alone.
+  /// Client only (--source-ip): the address this side sends from, a
+  /// numeric address of this host: the control connection and rdma_cm bind
+  /// it, and on RoCE the GID is its. Empty: the kernel's route to the server
+  /// chooses (and the GID follows that route's source). A server that knows
+  /// its partner's address (rdma_sweep) accepts rdma_cm requests from it alone.
   std::string source_address;
   /// Server only: listen on tcp_port for control connections. False when a
   /// launcher brings each client's channel instead (Server::accept_over).

@@ -168,6 +168,16 @@ struct SoakSummary {
   SizeResult whole;
 };
 
+/// The GRH fields this side put in its address vectors: how ECMP hashes
+/// and how far its packets may travel.
+struct GrhSettings {
+  /// The IPv4 TTL on RoCEv2 (the IP route's there); empty where unknown
+  /// (UD on RoCE, whose address handles cannot be queried).
+  std::optional<std::uint8_t> hop_limit;
+  std::uint32_t flow_label = 0;  ///< 0: the kernel's (on RoCEv2 derived from the QP numbers)
+  std::uint8_t traffic_class = 0;
+};
+
 /// Everything a reader needs to interpret the figures.
 struct RunContext {
   std::uint64_t run_id = 0;  ///< TestSpec::run_id: the same in both sides' records of one run
@@ -186,6 +196,10 @@ struct RunContext {
   std::string gid;
   std::string gid_type;
   std::string gid_reason;
+  /// The GRH of this side's packets, as the device holds it, where the
+  /// attribute exchange set one (RoCE; InfiniBand with -x); empty where
+  /// rdma_cm's route set it or packets carry none.
+  std::optional<GrhSettings> grh;
   std::uint32_t mtu_bytes = 0;
   std::string connection;   ///< "out-of-band TCP" / "rdma_cm"
   std::string connection_type = "RC";  ///< the queue pair type, -c: RC, UC or UD

@@ -23,15 +23,28 @@
 namespace rdmabench {
 
 /// Per-side queue pair and registration settings (perftest's -I, -m, --sl,
-/// --tclass, --pkey_index, --disable_pcie_relaxed).
+/// --tclass, --flow_label, --hop_limit, --pkey_index, --disable_pcie_relaxed).
 struct QpOptions {
   std::optional<std::uint32_t> inline_bytes;  ///< empty: perftest's default for the test and device
   std::optional<std::uint32_t> mtu_bytes;     ///< empty: the port's active MTU
   std::uint8_t service_level = 0;
   std::uint8_t traffic_class = 0;
+  /// The GRH's flow label (20 bits); 0 leaves it to the kernel, which on
+  /// RoCEv2 derives one from the two QP numbers. RoCEv2 NICs make the UDP
+  /// source port from it, which is what ECMP hashes.
+  std::uint32_t flow_label = 0;
+  /// The GRH's hop limit; 0: kDefaultHopLimit. InfiniBand only: on RoCE the
+  /// kernel puts the IP route's hop limit in every address vector.
+  std::uint8_t hop_limit = 0;
   std::uint16_t pkey_index = 0;   ///< index into the port's P_Key table
   bool relaxed_ordering = true;   ///< register data buffers with PCIe relaxed ordering
 };
+
+/// The hop limit of a GRH when --hop-limit is not given, as the kernel's
+/// default IP TTL.
+constexpr std::uint8_t kDefaultHopLimit = 64;
+/// The largest flow label: 20 bits.
+constexpr std::uint32_t kMaxFlowLabel = (1u << 20) - 1;
 
 /// IBV_ACCESS_* flags for the two data buffers and the queue pairs.
 struct BufferAccess {
@@ -99,6 +112,16 @@ struct ConnectionPlan {
   bool completion_events = false;
   QpOptions qp;
   LoadPlan load;
+};
+
+/// The GRH of a connected queue pair's packets, as the device holds it
+/// (ibv_query_qp after RTR): on RoCE the kernel has replaced the hop limit
+/// asked for with the IP route's (ib_resolve_eth_dmac), so what was asked
+/// is not what is sent.
+struct GrhFields {
+  std::optional<std::uint8_t> hop_limit;  ///< empty: unknown (UD on RoCE: the route's)
+  std::uint32_t flow_label = 0;           ///< 0: the kernel's, derived from the QP numbers
+  std::uint8_t traffic_class = 0;
 };
 
 /// How the peer reaches one of our queue pairs (the values the handshake
@@ -211,6 +234,9 @@ class Connection {
   RemoteBuffer remote;         ///< the peer's exposed buffer
   std::string remote_memory;   ///< its kind, as the peer named it
   std::uint32_t path_mtu_bytes = 0;
+  /// The GRH the first QP's packets carry, once connected by attribute
+  /// exchange on a route with a GRH; empty otherwise (rdma_cm's is the kernel's).
+  std::optional<GrhFields> grh;
   std::uint32_t max_inline = 0;
   std::string inline_reason;  ///< why max_inline is what it is
   bool relaxed_local = false;    ///< local_buffer was registered with relaxed ordering

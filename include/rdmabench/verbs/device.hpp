@@ -14,6 +14,11 @@ namespace rdmabench {
 /// devices that do exist, or how to get one when there are none.
 Context open_device(const std::string& name);
 
+/// The device whose port `port` has `gid` in its GID table (the first such
+/// device), or empty: how --source-ip without -d finds its device. Devices
+/// that cannot be opened, or whose port is not active, are passed over.
+std::string device_holding_gid(const Gid& gid, std::uint8_t port);
+
 /// Reads a port's attributes and its valid GID table entries. Errors list the
 /// valid port numbers.
 PortAttributes query_port(ibv_context* context, std::uint8_t port);

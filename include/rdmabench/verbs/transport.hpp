@@ -38,11 +38,37 @@ struct PortAttributes {
   std::vector<GidEntry> gids;           ///< valid entries of the GID table
 };
 
+/// The address this side's packets to the peer carry as their source, as
+/// far as the GID choice can learn it: the source of the kernel's route to
+/// the peer, the address given with --source-ip, or on a server the address
+/// the client connected to. On RoCE the GID is this address's.
+struct SourceAddress {
+  Gid gid{};            ///< the address as a GID (::ffff:a.b.c.d for IPv4)
+  std::string address;  ///< as people write it: "10.0.2.16"
+  /// How it was learnt, as the GID line says it: "the source of the
+  /// kernel's route to 10.0.2.15 (interface eth1)", "given with --source-ip".
+  std::string learnt_from;
+  /// --source-ip: the GID must be this address's, and a port without one
+  /// is an error; otherwise such a port keeps the rule by family, and says so.
+  bool required = false;
+};
+
+/// `text` as a GID: IPv4 mapped (::ffff:a.b.c.d), IPv6 as it is; nullopt
+/// for anything but a numeric address.
+std::optional<Gid> gid_of_address(const std::string& text);
+
+/// A SourceAddress for numeric `address`; nullopt when it is not one.
+std::optional<SourceAddress> source_address(const std::string& address, std::string learnt_from,
+                                            bool required = false);
+
 /// The decision: fabric, GID, and whether rdma_cm is mandatory.
 struct Transport {
   TransportKind kind = TransportKind::infiniband;
   GidEntry gid;
   std::string gid_reason;  ///< why this GID: "given with -x", "RoCEv2 IPv4"...
+  /// Set where the route's source address is not on this port, so that the
+  /// GID fell back to the rule by family: for the user, once, before the run.
+  std::string gid_warning;
   bool requires_rdma_cm = false;
   /// Whether QPs carry a GRH (ah_attr.is_global) with this GID: always on
   /// RoCE, which has no LIDs; on InfiniBand only when -x named a GID, as
@@ -97,12 +123,28 @@ bool is_link_local(const Gid& gid);
 GidEntry choose_gid(const PortAttributes& port, std::optional<std::uint32_t> requested,
                     AddressFamily family, std::string* reason = nullptr);
 
+/// A GID, why it was chosen, and what the user should hear about it.
+struct GidChoice {
+  GidEntry entry;
+  std::string reason;
+  std::string warning;  ///< empty, or why the route's source could not decide
+};
+
+/// choose_gid with what is known of the source address. On RoCE without -x
+/// the GID is the source's (RoCEv2 first), its family the source's; a
+/// source that is not on this port leaves the rule by family in charge,
+/// with a warning, unless it is `required` (--source-ip): then an Error
+/// naming the address and the port. With -x, a required source must be the
+/// GID's address. On InfiniBand and iWARP the source changes nothing.
+GidChoice choose_gid(const PortAttributes& port, std::optional<std::uint32_t> requested,
+                     AddressFamily family, const std::optional<SourceAddress>& source);
+
 /// Classifies the port given the GID that will be used.
 TransportKind classify(const PortAttributes& port, const GidEntry& gid);
 
 /// choose_gid + classify + the rules that follow from the fabric (rdma_cm
 /// on iWARP, the GRH on RoCE and on InfiniBand with `gid_index`).
 Transport resolve_transport(const PortAttributes& port, std::optional<std::uint32_t> gid_index,
-                            AddressFamily family);
+                            AddressFamily family, const std::optional<SourceAddress>& source = std::nullopt);
 
 }  // namespace rdmabench

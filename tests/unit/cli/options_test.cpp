@@ -391,6 +391,35 @@ TEST_CASE("options: -m, --sl, --tclass and -I set the queue pair", "[options]") 
                          MessageContains("-I/--inline-size -1 is out of range"));
 }
 
+TEST_CASE("options: --flow-label and --hop-limit set the GRH, within its fields' bounds", "[options]") {
+  const auto cl = parse_command_line(kBandwidth, {"--flow-label", "1048575", "--hop-limit", "255"});
+  CHECK(cl.side.qp.flow_label == 1048575u);
+  CHECK(cl.side.qp.hop_limit == 255);
+  const auto defaults = parse_command_line(kLatency, {});
+  CHECK(defaults.side.qp.flow_label == 0u);  // the kernel's
+  CHECK(defaults.side.qp.hop_limit == 0);     // kDefaultHopLimit
+  CHECK(parse_command_line(kLatency, {"--hop-limit", "0"}).side.qp.hop_limit == 0);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--flow-label", "1048576"}), UsageError,
+                         MessageContains("--flow-label 1048576 is out of range: expected 0 to 1048575"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--flow-label", "-1"}), UsageError,
+                         MessageContains("--flow-label -1 is out of range"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--hop-limit", "256"}), UsageError,
+                         MessageContains("--hop-limit 256 is out of range: expected 0 to 255"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--hop-limit", "ten"}), UsageError,
+                         MessageContains("--hop-limit ten is not a whole number"));
+}
+
+TEST_CASE("options: --source-ip is the client's, and a numeric address", "[options]") {
+  CHECK(parse_command_line(kBandwidth, {"--source-ip", "10.0.7.2", "10.0.7.1"}).side.source_address == "10.0.7.2");
+  CHECK(parse_command_line(kBandwidth, {"--source-ip", "2001:db8::16", "2001:db8::15"}).side.source_address ==
+        "2001:db8::16");
+  CHECK(parse_command_line(kBandwidth, {"10.0.7.1"}).side.source_address.empty());
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--source-ip", "10.0.7.2"}), UsageError,
+                         MessageContains("--source-ip applies to the client"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--source-ip", "rail1", "10.0.7.1"}), UsageError,
+                         MessageContains("--source-ip rail1 is not a numeric IP address"));
+}
+
 TEST_CASE("options: --validate is for data transfers, not atomics", "[options]") {
   CHECK(parse_command_line(kBandwidth, {"--validate"}).spec.validate);
   CHECK_FALSE(parse_command_line(kBandwidth, {}).spec.validate);

@@ -129,6 +129,27 @@ TEST_CASE("perftest spellings: multicast's -g (with or without a count) and -M/-
                                          "server here serves one client at a time"));
 }
 
+TEST_CASE("perftest spellings: the source address, the flow label and the hop limit", "[options][perftest]") {
+  CHECK(parse_command_line(kWriteBw, {"--bind_source_ip=10.0.7.2", "10.0.7.1"}).side.source_address == "10.0.7.2");
+  CHECK(parse_command_line(kWriteBw, {"--bind_source_ip", "10.0.7.2", "10.0.7.1"}).side.source_address ==
+        "10.0.7.2");
+  CHECK(parse_command_line(kWriteBw, {"--flow_label=74565"}).side.qp.flow_label == 74565u);
+  CHECK(parse_command_line(kWriteBw, {"--flow_label", "7"}).side.qp.flow_label == 7u);
+  CHECK(parse_command_line(kWriteLat, {"-L", "7"}).side.qp.hop_limit == 7);
+  CHECK(parse_command_line(kWriteLat, {"-L9"}).side.qp.hop_limit == 9);
+  CHECK(parse_command_line(kWriteLat, {"--hop_limit=12"}).side.qp.hop_limit == 12);
+  // Through our checks as our spelling is.
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-L", "300"}), UsageError,
+                         MessageContains("--hop-limit 300 is out of range"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--bind_source_ip=10.0.7.2"}), UsageError,
+                         MessageContains("--source-ip applies to the client"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--bind_source_ip"}), UsageError,
+                         MessageContains("--bind_source_ip needs a value, as in perftest"));
+  const auto help = parse_command_line(kWriteBw, {"--help"}).help_text;
+  CHECK_THAT(help, Catch::Contains("--bind_source_ip=ADDR"));
+  CHECK_THAT(help, Catch::Contains("-L N"));
+}
+
 TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "

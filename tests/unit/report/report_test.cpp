@@ -323,6 +323,32 @@ TEST_CASE("report: JSON Lines for bandwidth", "[report]") {
   CHECK(b["units"]["MBps"] == "10^6 bytes/s");
 }
 
+TEST_CASE("report: the GRH this side set, on the console and in the JSON, and none where it set none", "[report]") {
+  RunContext with_grh = context(false);
+  with_grh.grh = rdmabench::GrhSettings{7, 0x12345, 106};
+  const std::string text = console(with_grh, {bandwidth_result()});
+  CHECK_THAT(text, Catch::Contains("# GRH             : hop limit 7, flow label 74565, traffic class 106\n"));
+  with_grh.grh->flow_label = 0;
+  CHECK_THAT(console(with_grh, {bandwidth_result()}),
+             Catch::Contains("flow label 0 (the kernel's: from the QP numbers on RoCEv2)"));
+  CHECK_THAT(console(context(false), {bandwidth_result()}), !Catch::Contains("# GRH"));
+  RunContext unknown_hops = with_grh;
+  unknown_hops.grh->hop_limit.reset();  // UD on RoCE: the route's, unknown here
+  CHECK_THAT(console(unknown_hops, {bandwidth_result()}), Catch::Contains("GRH             : hop limit the IP route's,"));
+
+  std::ostringstream out;
+  with_grh.grh->flow_label = 1048575;
+  render(*make_json_reporter(out), with_grh, {bandwidth_result()});
+  const auto grh = nlohmann::json::parse(lines_of(out.str()).at(0))["context"]["grh"];
+  CHECK(grh == nlohmann::json{{"hop_limit", 7}, {"flow_label", 1048575}, {"traffic_class", 106}});
+  std::ostringstream none;
+  render(*make_json_reporter(none), context(false), {bandwidth_result()});
+  CHECK(nlohmann::json::parse(lines_of(none.str()).at(0))["context"]["grh"].is_null());
+  std::ostringstream unknown;
+  render(*make_json_reporter(unknown), unknown_hops, {bandwidth_result()});
+  CHECK(nlohmann::json::parse(lines_of(unknown.str()).at(0))["context"]["grh"]["hop_limit"].is_null());
+}
+
 TEST_CASE("report: JSON context block", "[report]") {
   std::ostringstream out;
   render(*make_json_reporter(out), context(false), {bandwidth_result()});
@@ -901,6 +927,10 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
       rdmabench::CounterDeltas{"siw0: host TCP, host-wide", true, 3, {{"tcp_RetransSegs", 2}}, {}};
   auto both_ways = context(false);
   both_ways.bidirectional = true;
+  both_ways.grh = rdmabench::GrhSettings{64, 0, 0};  // the others' is null
+  auto datagram = context(true);
+  datagram.connection_type = "UD";
+  datagram.grh = rdmabench::GrhSettings{std::nullopt, 5, 0};  // UD on RoCE: the route's hop limit
   auto bidirectional = bandwidth_result();
   bidirectional.server_bandwidth = BandwidthFigures{0.0301, 12000.0, 10000.0, 0.152588, 4600, {}};
   bidirectional.over_time = stalled_over_time();
@@ -919,12 +949,15 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   received.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
   auto repeated = context(false);
   repeated.parameters.repeats = 3;
+  repeated.completions = "events";  // -e with --repeat: each pass asleep between completions
   auto second_pass = bandwidth_result();
   second_pass.repeat = 2;
   const std::pair<RunContext, SizeResult> runs[] = {
-      {context(true), latency}, {repeated, second_pass}, {context(false), bandwidth_result()},
-      {both_ways, bidirectional}, {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
-      {srq_context, srq_result}, {multicast, received}};
+      {context(true), latency},          {datagram, latency},
+      {repeated, second_pass},           {context(false), bandwidth_result()},
+      {both_ways, bidirectional},        {on_degraded_link(), bandwidth_result()},
+      {both_ways_degraded, bidirectional}, {srq_context, srq_result},
+      {multicast, received}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

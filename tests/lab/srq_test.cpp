@@ -5,7 +5,9 @@
 // is the bandwidth test's, and the lab's time is dear). Both sides' JSON names the
 // SRQ and its depth; rxe counts receiver-not-ready NAKs, which the server
 // reports per size (zero or not: the run reposts as it reaps), while siw,
-// whose iWARP has no RNR, reports none.
+// whose iWARP has no RNR, reports none. On rxe0 send_bw runs with -e: its
+// receivers sleep on the completion channel that the SRQ's completions
+// reach through the receive CQ (siw0's run busy-polls, so both ways run).
 #include "lab.hpp"
 
 using namespace lab;
@@ -43,9 +45,13 @@ TEST_CASE("shared receive queue: send_bw -q 4 and send_lat with --use-srq", "[la
       // iWARP has no RNR retry: a sender that runs ahead of an SRQ ends the
       // connection, so siw keeps its default depth (4096 per QP, given here).
       const int rx_depth = d.kind == "iWARP" ? 4096 : 256;
-      const auto bw = srq_pair("rdma_send_bw", d,
-                               {"-q", "4", "-r", std::to_string(rx_depth), "-n", "500", "-s", "4096"});
+      const bool events = d.kind != "iWARP";
+      Args bw_args{"-q", "4", "-r", std::to_string(rx_depth), "-n", "500", "-s", "4096"};
+      if (events) bw_args.push_back("-e");
+      const auto bw = srq_pair("rdma_send_bw", d, bw_args);
       check_srq_context(bw, 4, rx_depth);
+      for (const auto* j : {&bw.client, &bw.server})
+        CHECK(j->at("context").at("completions") == (events ? "events" : "busy polling"));
       // The server received through the one SRQ, on every QP.
       const auto& received = bw.server.at("bandwidth");
       INFO(received.dump());

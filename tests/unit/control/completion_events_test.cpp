@@ -117,3 +117,43 @@ TEST_CASE("events: the plan gives the connection a completion channel only where
   CHECK_FALSE(plan(spec_with_events(Operation::write, Measurement::latency)).completion_events);
   CHECK_FALSE(plan(TestSpec{}).completion_events);
 }
+
+TEST_CASE("events: -e goes with --use-srq, multicast receivers and --repeat", "[events][options][plan]") {
+  // A shared receive queue's completions land on the receive CQ, as each
+  // QP's own receives do; a multicast group's receivers are UD QPs on that
+  // same CQ; --repeat runs the same loops again. All sleep on its channel.
+  const auto srq = parse_command_line(kEventsSendBw, {"-e", "--use-srq", "-q", "4", "10.0.0.1"}).spec;
+  CHECK(srq.use_srq);
+  CHECK(waits_on_events(srq));
+  CHECK(waits_on_events(parse_command_line(kEventsSendLat, {"-e", "--use-srq", "10.0.0.1"}).spec));
+  const auto group = parse_command_line(kEventsSendBw, {"-e", "-g", "2", "10.0.0.1"}).spec;
+  CHECK(group.multicast_receivers == 2u);
+  CHECK(waits_on_events(group));
+  CHECK(waits_on_events(parse_command_line(kEventsSendLat, {"-e", "-g", "10.0.0.1"}).spec));
+  const auto repeated = parse_command_line(kEventsSendBw, {"-e", "--repeat", "3", "10.0.0.1"}).spec;
+  CHECK(repeated.repeats == 3u);
+  CHECK(waits_on_events(repeated));
+
+  PortAttributes port;
+  port.device = "rxe0";
+  port.link_layer = LinkLayer::ethernet;
+  port.active_mtu_bytes = 1024;
+  port.max_message_bytes = 1u << 30;
+  Transport transport;
+  transport.kind = TransportKind::roce_v2;
+  DeviceLimits limits;
+  limits.max_qp = 1 << 17;
+  limits.max_qp_wr = 1 << 20;
+  limits.max_cqe = 32767;
+  limits.max_srq = 1 << 10;
+  limits.max_srq_wr = 1 << 20;
+  limits.max_srq_sge = 4;
+  limits.max_mcast_grp = 8192;
+  limits.max_mcast_qp_attach = 56;
+  for (const TestSpec& spec : {srq, group}) {
+    const auto plan =
+        detail::plan_connection(spec, Role::server, {}, port, transport, limits, /*memory_cpu_readable=*/true);
+    CHECK(plan.completion_events);
+    CHECK((plan.shared_receive_depth > 0) == spec.use_srq);
+  }
+}

@@ -111,8 +111,11 @@ void write_html(std::ostream& out, const Comparison& c, const ReportInputs& inpu
   write_plots(out, c, labels);
   out << "<h2>Matched tests</h2>\n<ol>\n";
   const auto keys = detail::tests_in_order(c);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    out << "<li>" << html_text(labels[i]) << ": " << html_text(key_label(keys[i])) << "</li>\n";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string parameters = detail::distinguishing_parameters(keys, i);
+    out << "<li>" << html_text(labels[i]) << ": " << html_text(key_label(keys[i]))
+        << (parameters.empty() ? "" : " (" + html_text(parameters) + ")") << "</li>\n";
+  }
   out << "</ol>\n";
   std::vector<std::string> left = c.unmatched;
   for (const std::string& n : inputs.old_notes) left.push_back("OLD: " + n);

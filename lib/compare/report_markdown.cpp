@@ -52,8 +52,7 @@ void write_markdown(std::ostream& out, const Comparison& c, const ReportInputs& 
   const auto keys = detail::tests_in_order(c);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     out << fmt::format("{}. {}: {}", i + 1, md_cell(labels[i]), md_cell(key_label(keys[i])));
-    std::string parameters;
-    for (const auto& [name, value] : keys[i].parameters) parameters += (parameters.empty() ? "" : ", ") + name + "=" + value;
+    const std::string parameters = detail::distinguishing_parameters(keys, i);
     if (!parameters.empty()) out << " (" << md_cell(parameters) << ")";
     out << "\n";
   }

@@ -79,6 +79,20 @@ std::vector<std::string> short_labels(const Comparison& comparison) {
   return labels;
 }
 
+std::string distinguishing_parameters(const std::vector<MatchKey>& keys, std::size_t i) {
+  std::string text;
+  for (const auto& [name, value] : keys[i].parameters) {
+    const bool differs = std::any_of(keys.begin(), keys.end(), [&](const MatchKey& other) {
+      if (&other == &keys[i] || other.test != keys[i].test || other.bytes != keys[i].bytes || other.role != keys[i].role)
+        return false;
+      const auto it = other.parameters.find(name);
+      return it == other.parameters.end() || it->second != value;
+    });
+    if (differs) text += (text.empty() ? "" : ", ") + name + "=" + value;
+  }
+  return text;
+}
+
 std::string figure_label(const FigureInfo& figure) {
   return figure.unit.empty() ? figure.name : fmt::format("{} ({})", figure.name, figure.unit);
 }

@@ -27,5 +27,9 @@ std::string method_text(const ReportInputs& inputs);
 std::size_t test_index(const Comparison& comparison, const MatchKey& key);
 /// The matched tests in the order short_labels numbers them.
 std::vector<MatchKey> tests_in_order(const Comparison& comparison);
+/// "iterations=5000": the parameters in which keys[i] differs from another
+/// matched test of the same test name, size and side (what tells them
+/// apart); empty when none does. Every test shares the rest.
+std::string distinguishing_parameters(const std::vector<MatchKey>& keys, std::size_t i);
 
 }  // namespace rdmabench::compare::detail

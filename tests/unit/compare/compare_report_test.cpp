@@ -118,6 +118,28 @@ TEST_CASE("compare report: an HTML page with no outside reference and one plot p
   CHECK_THAT(html, Catch::Contains("<b>Warning:</b> firmware: 1.0 (old) -&gt; 2.0 (new)"));
 }
 
+TEST_CASE("compare report: two tests that read alike are numbered, and told apart by what differs", "[compare]") {
+  CompareScratch dir("alike");
+  RecordSpec short_run, long_run;
+  long_run.iterations = 5000;
+  auto olds = bw_repeats(short_run, {100, 101}, 1), news = bw_repeats(short_run, {100, 101}, 11);
+  for (const json& r : bw_repeats(long_run, {100, 101}, 21)) olds.push_back(r);
+  for (const json& r : bw_repeats(long_run, {100, 101}, 31)) news.push_back(r);
+  const RecordSet a = read_side(std::vector<std::string>{dir.write("old.json", olds)});
+  const RecordSet b = read_side(std::vector<std::string>{dir.write("new.json", news)});
+  std::ostringstream out;
+  write_markdown(out, compare(a, b, {}), {a.files, b.files, a.notes, b.notes, {}});
+  const std::string md = out.str();
+  INFO(md);
+  CHECK_THAT(md, Catch::Contains("| write_bw 65536 B client [1] |"));
+  CHECK_THAT(md, Catch::Contains("| write_bw 65536 B client [2] |"));
+  CHECK_THAT(md, Catch::Contains("1. write_bw 65536 B client [1]: write_bw 65536 B, client at host-a, peer server "
+                                 "10.0.2.15 (iterations=2000)"));
+  CHECK_THAT(md, Catch::Contains("(iterations=5000)\n"));
+  // The parameters both share are not listed.
+  CHECK(md.find("qp_type=") == std::string::npos);
+}
+
 TEST_CASE("compare report: changes written as people read them", "[compare]") {
   CHECK(change_text(-0.2) == "-20.0%");
   CHECK(change_text(0.0312) == "+3.1%");

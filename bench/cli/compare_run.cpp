@@ -24,7 +24,7 @@ int run_compare(const CompareCommandLine& cl, std::ostream& out, std::ostream& e
   try {
     const compare::RecordSet olds = compare::read_side(cl.old_paths, cl.read);
     const compare::RecordSet news = compare::read_side(cl.new_paths, cl.read);
-    const compare::Comparison c = compare::compare(olds, news, cl.options);
+    const compare::Comparison c = compare::compare_sides(olds, news, cl.options);
     const compare::ReportInputs inputs{olds.files, news.files, olds.notes, news.notes, cl.options};
     const bool report_on_stdout = cl.out == "-";
     if (report_on_stdout) {

@@ -1,4 +1,4 @@
-// compare(): every figure of every matched test, its change and verdict,
+// compare_sides(): every figure of every matched test, its change and verdict,
 // worst first. Each row's bootstrap has a seed of its own, made from the
 // given seed and the row's test and figure, so a row's interval does not
 // change when other rows come or go (another file on a side, another figure).
@@ -59,7 +59,7 @@ std::size_t Comparison::count(Verdict verdict) const {
       std::count_if(rows.begin(), rows.end(), [&](const FigureComparison& r) { return r.change.verdict == verdict; }));
 }
 
-Comparison compare(const RecordSet& old_side, const RecordSet& new_side, const CompareOptions& options) {
+Comparison compare_sides(const RecordSet& old_side, const RecordSet& new_side, const CompareOptions& options) {
   detail::Matching matching = detail::match_sides(old_side, new_side);
   if (matching.matched.empty()) {
     std::string why;

@@ -60,8 +60,9 @@ struct Comparison {
 };
 
 /// Compares `new_side` with `old_side`. Throws rdmabench::Error when no test
-/// of one side matches one of the other, naming what differs.
-Comparison compare(const RecordSet& old_side, const RecordSet& new_side, const CompareOptions& options);
+/// of one side matches one of the other, naming what differs. (Not named
+/// `compare`: with `using namespace rdmabench` that name is its namespace.)
+Comparison compare_sides(const RecordSet& old_side, const RecordSet& new_side, const CompareOptions& options);
 
 /// "firmware: 16.35.1012 -> 16.35.2000 (in 4 of 4 matched tests)": a
 /// warning's words.

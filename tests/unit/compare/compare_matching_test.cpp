@@ -65,7 +65,7 @@ TEST_CASE("compare matching: repeats by test, size, side and endpoints, the serv
   const auto olds = side_of({dir.write("old.json", old_records)});
   const auto news = side_of({dir.write("new.json", new_records)});
   CHECK(olds.measurements.size() == 7);
-  const Comparison c = compare(olds, news, {});
+  const Comparison c = compare_sides(olds, news, {});
   CHECK(c.matched_tests == 2);
   CHECK(c.unmatched.empty());
   const FigureComparison* bw_row = row_of(c, "write_bw", "bw_average_MBps");
@@ -92,13 +92,13 @@ TEST_CASE("compare matching: a test of other parameters finds no match, and the 
   auto new_records = bw_repeats(b, {100, 101}, 11);
   new_records.push_back(lat_record(lat, 10, 20, 15));
   const Comparison c =
-      compare(side_of({dir.write("old.json", old_records)}), side_of({dir.write("new.json", new_records)}), {});
+      compare_sides(side_of({dir.write("old.json", old_records)}), side_of({dir.write("new.json", new_records)}), {});
   CHECK(c.matched_tests == 1);
   CHECK(any_contains(c.unmatched, "OLD: write_bw 65536 B, client at host-a, peer server 10.0.2.15 (2 records) has no "
                                   "match in NEW: the nearest differs in iterations 2000 against 5000"));
   CHECK(any_contains(c.unmatched, "NEW: write_bw"));
   // Nothing at all in common: an error that names what differs.
-  REQUIRE_THROWS_MATCHES(compare(side_of({dir.write("a.json", bw_repeats(a, {1}, 1))}),
+  REQUIRE_THROWS_MATCHES(compare_sides(side_of({dir.write("a.json", bw_repeats(a, {1}, 1))}),
                                  side_of({dir.write("b.json", bw_repeats(b, {1}, 2))}), {}),
                          rdmabench::Error, MessageContains("iterations 2000 against 5000"));
 }
@@ -110,11 +110,11 @@ TEST_CASE("compare matching: other hosts match with --ignore-endpoints, and are 
   b.peer = "server 10.0.3.15:40000";
   const auto old_file = dir.write("old.json", bw_repeats(a, {100, 101}, 1));
   const auto new_file = dir.write("new.json", bw_repeats(b, {100, 101}, 11));
-  REQUIRE_THROWS_MATCHES(compare(side_of({old_file}), side_of({new_file}), {}), rdmabench::Error,
+  REQUIRE_THROWS_MATCHES(compare_sides(side_of({old_file}), side_of({new_file}), {}), rdmabench::Error,
                          MessageContains("--ignore-endpoints"));
   ReadOptions ignore;
   ignore.ignore_endpoints = true;
-  const Comparison c = compare(side_of({old_file}, ignore), side_of({new_file}, ignore), {});
+  const Comparison c = compare_sides(side_of({old_file}, ignore), side_of({new_file}, ignore), {});
   CHECK(c.matched_tests == 1);
   REQUIRE(c.drift.size() == 1);
   CHECK(c.drift[0].item == "endpoints");
@@ -128,7 +128,7 @@ TEST_CASE("compare matching: firmware, MTU and a rate cap that differ are warned
   b.mtu = 4096;
   b.rate_target = 8e7;
   b.device = "rxe1";
-  const Comparison c = compare(side_of({dir.write("old.json", bw_repeats(a, {100, 101}, 1))}),
+  const Comparison c = compare_sides(side_of({dir.write("old.json", bw_repeats(a, {100, 101}, 1))}),
                                side_of({dir.write("new.json", bw_repeats(b, {80, 81}, 11))}), {});
   CHECK(c.matched_tests == 1);
   std::vector<std::string> texts;
@@ -170,7 +170,7 @@ TEST_CASE("compare reading: a sweep folder's results.jsonl, failed pairs and re-
   CHECK(any_contains(sweep.notes, "re-test records"));
   CHECK(any_contains(sweep.notes, "sweep pairs that failed to measure"));
   // The sweep against itself: every pair matches, every figure the same.
-  const Comparison c = compare(sweep, sweep, {});
+  const Comparison c = compare_sides(sweep, sweep, {});
   CHECK(c.unmatched.empty());
   CHECK(c.count(Verdict::same) == c.rows.size());
 }

@@ -49,7 +49,7 @@ ComparedSides regressed_bandwidth(const CompareScratch& dir) {
   }
   const RecordSet a = read_side(std::vector<std::string>{dir.write("old.json", olds)});
   const RecordSet b = read_side(std::vector<std::string>{dir.write("new.json", news)});
-  ComparedSides sides{compare(a, b, {}), {a.files, b.files, a.notes, b.notes, {}}};
+  ComparedSides sides{compare_sides(a, b, {}), {a.files, b.files, a.notes, b.notes, {}}};
   return sides;
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("compare report: two tests that read alike are numbered, and told apar
   const RecordSet a = read_side(std::vector<std::string>{dir.write("old.json", olds)});
   const RecordSet b = read_side(std::vector<std::string>{dir.write("new.json", news)});
   std::ostringstream out;
-  write_markdown(out, compare(a, b, {}), {a.files, b.files, a.notes, b.notes, {}});
+  write_markdown(out, compare_sides(a, b, {}), {a.files, b.files, a.notes, b.notes, {}});
   const std::string md = out.str();
   INFO(md);
   CHECK_THAT(md, Catch::Contains("| write_bw 65536 B client [1] |"));

@@ -1,7 +1,7 @@
 // A sweep's record (a line of results.jsonl) as a Measurement. Its key: the
-// test, the size, the pattern and the directed pair by host and device at
-// each end (ranks are the launcher's numbering, which another sweep of the
-// same fabric need not repeat). Its context: both ends' firmware, port rate,
+// test, the size, the pattern and the directed pair by host, device and
+// address at each end (ranks are the launcher's numbering, which another
+// sweep of the same fabric need not repeat). Its context: both ends' firmware, port rate,
 // memory, rdma-core and kernel.
 
 #include <fmt/format.h>
@@ -13,8 +13,11 @@ namespace rdmabench::compare {
 
 namespace {
 
+/// An end by host, device and address: ranks on one host's one device
+/// (the one-guest lab) differ by their --addresses alone.
 std::string end_text(const sweep::EndpointContext& end) {
-  return fmt::format("{} {}", end.endpoint.host, end.endpoint.device);
+  return end.address.empty() ? fmt::format("{} {}", end.endpoint.host, end.endpoint.device)
+                             : fmt::format("{} {} {}", end.endpoint.host, end.endpoint.device, end.address);
 }
 
 void add_end_context(const char* end, const sweep::EndpointContext& c, Measurement& m) {

@@ -1,7 +1,7 @@
 // A sweep against an earlier sweep of the same fabric (--baseline DIR):
 // each pair's judged figure against the same pair there, matched as
-// rdma_compare matches sweep records (test, size, pattern, and the host
-// and device at each end; ranks may be numbered otherwise). A sweep
+// rdma_compare matches sweep records (test, size, pattern, and the host,
+// device and address at each end; ranks may be numbered otherwise). A sweep
 // measures each pair once, so there is no noise estimate: a pair moved
 // when its change passes the threshold alone, as rdma_compare judges a
 // single run.
@@ -84,7 +84,7 @@ std::string baseline_summary(const TestReport& t) {
     return std::count_if(b.moved.begin(), b.moved.end(), [&](const BaselineMove& m) { return m.change.verdict == v; });
   };
   std::string text = fmt::format(
-      "Each pair's {} against the same pair (hosts, devices, size and pattern) in the baseline sweep {}. A sweep "
+      "Each pair's {} against the same pair (hosts, devices, addresses, size and pattern) in the baseline sweep {}. A sweep "
       "measures a pair once: there is no noise estimate, so a pair moved when its change passes the threshold "
       "alone ({}); rdma_compare on the two folders gives the same verdicts for every figure. ",
       t.main_figure().figure.name, b.dir, compare::percent_text(b.threshold));

@@ -21,7 +21,7 @@ namespace rdmabench::sweep {
 
 /// An earlier sweep of the same fabric (rdma_sweep --baseline DIR): each
 /// test's pairs are compared with the same pairs there (same hosts,
-/// devices, size and pattern) on the test's judged figure, and the report
+/// devices, addresses, size and pattern) on the test's judged figure, and the report
 /// marks those that moved past the threshold (docs/sweep.md, "Against a
 /// baseline").
 struct Baseline {

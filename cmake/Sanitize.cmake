@@ -1,5 +1,5 @@
 # RDMABENCH_SANITIZE: build everything (library, binaries, tests and the
-# dlopen'ed CUDA stand-in) under the given sanitizers, e.g.
+# dlopen'ed GPU stand-ins) under the given sanitizers, e.g.
 #   cmake -S . -B build-asan -DRDMABENCH_SANITIZE=address,undefined
 # Any UBSan report aborts the process (-fno-sanitize-recover=all), so a test
 # that triggers one fails instead of printing a warning and passing.

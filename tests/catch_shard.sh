@@ -26,7 +26,10 @@ shift 2
   { echo "catch_shard: INDEX must be 1..COUNT, got $index of $count" >&2; exit 2; }
 
 # Catch 2's exit status after a listing is the number of cases listed.
-listing=$("$@" "${spec[@]}" --list-test-names-only) || true
+# Catch 3 (Debian 13's) lists names alone with --list-tests --verbosity
+# quiet; it refuses Catch 2's flag, whose listing is then empty.
+listing=$("$@" "${spec[@]}" --list-test-names-only 2>/dev/null) || true
+[ -n "$listing" ] || listing=$("$@" "${spec[@]}" --list-tests --verbosity quiet) || true
 [ -n "$listing" ] || { echo "catch_shard: $* listed no cases" >&2; exit 1; }
 # Catch's test spec treats , [ ] * " \ and more as syntax: a backslash
 # before every character that is not a letter, digit or underscore makes

@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the unit and lab tiers: an environment variable set (or, with
-// nullopt, unset) for one scope, as the CUDA stand-in's knobs are.
+// nullopt, unset) for one scope, as the GPU stand-ins' knobs are.
 #include <cstdlib>
 #include <optional>
 #include <string>

@@ -272,6 +272,15 @@ void apply_load(const po::variables_map& vm, const BenchmarkKind& kind, CommandL
                                  kind.name));
 }
 
+/// -g/--mcg runs over UD, as perftest's ("MultiCast runs on UD!"): without
+/// -c it is UD; another -c is refused (find_unsupported). -M/--mgid names
+/// the group of such a run, and means nothing without -g.
+void apply_multicast(const po::variables_map& vm, CommandLine& cl) {
+  if (cl.spec.multicast_receivers && !given(vm, "qp_type")) cl.spec.qp_type = QpType::ud;
+  if (cl.side.multicast_group && !cl.spec.multicast_receivers)
+    throw UsageError("-M/--mgid names the group of a multicast run: add -g/--mcg, or drop -M");
+}
+
 /// --output: the one figure this kind of test can print.
 void apply_bare_output(const RawOptions& raw, const BenchmarkKind& kind, CommandLine& cl) {
   if (raw.output.empty()) return;
@@ -353,6 +362,7 @@ CommandLine parse_command_line(const BenchmarkKind& kind, const std::vector<std:
   apply_clock(raw, cl);
   cl.existing_output = existing_output(raw.force, raw.append);
   apply_table_options(vm, cl.spec);
+  apply_multicast(vm, cl);
   apply_sizes(raw, vm, kind, cl.spec);
   apply_load(vm, kind, cl);
   apply_bare_output(raw, kind, cl);

@@ -30,8 +30,6 @@ const Lacking kLacking[] = {
     {'C', "report-cycles", "latencies are reported in microseconds; --clock tsc times them with the TSC"},
     {'H', "report-histogram", "--dump-samples FILE writes every latency sample"},
     {'U', "report-unsorted", "--dump-samples FILE writes every latency sample, in the order measured"},
-    {'g', "mcg", "multicast is not offered yet"},
-    {'M', "MGID", "multicast is not offered yet"},
     {'L', "hop_limit", "the hop limit is not settable yet: the kernel's default applies"},
     {'O', "dualport", "one port per run: run one pair per port with -i"},
     {'w', "limit_bw", "pass/fail limits on bandwidth are rdma_sweep's (--min-gbps)"},
@@ -46,14 +44,11 @@ const Lacking kLacking[] = {
     {0, "latency_gap", "--rate R paces a latency test's sends (open loop)"},
     {0, "mr_per_qp", "every QP shares one memory region here"},
     {0, "odp", "on-demand paging is not offered"},
-    {0, "mmap", "--mem host or --mem cuda[:N]; mmap'd files are not offered"},
-    {0, "use_rocm", "ROCm memory is not offered yet: --mem host or --mem cuda[:N]"},
-    {0, "use_neuron", "--mem host or --mem cuda[:N]"},
-    {0, "use_hl", "--mem host or --mem cuda[:N]"},
-    {0, "use_mlu", "--mem host or --mem cuda[:N]"},
+    {0, "mmap", "--mem host, cuda[:N] or rocm[:N]; mmap'd files are not offered"},
+    {0, "use_neuron", "--mem host, cuda[:N] or rocm[:N]"},
+    {0, "use_hl", "--mem host, cuda[:N] or rocm[:N]"},
+    {0, "use_mlu", "--mem host, cuda[:N] or rocm[:N]"},
     {0, "use-null-mr", "null memory regions are not offered"},
-    {0, "use-srq", "shared receive queues are not offered yet"},
-    {0, "use_srq", "shared receive queues are not offered yet"},
     {0, "flow_label", "the flow label is not settable yet: the kernel's default applies"},
     {0, "bind_source_ip", "the source address follows the route to the server"},
     {0, "ipv6", "give the server's IPv6 address: the GID follows the address family"},
@@ -68,7 +63,8 @@ const Lacking kLacking[] = {
     {0, "perform_warm_up", "every test warms up: --warmup N sets how many iterations"},
     {0, "recv_post_list", "receives are posted one work request at a time"},
     {0, "typical_pkt_size", "--rate paces in software, by message"},
-    {0, "connectionless", "multicast is not offered yet"},
+    {0, "connectionless", "a server here serves one client at a time over its control connection; a "
+                          "multicast server (-g) counts what its client sends to the group"},
 };
 
 /// Aliases whose spelling is more than ours with '_' for '-' (the man page lists these).
@@ -76,6 +72,8 @@ const std::vector<PerftestAlias> kAliases = {
     {"--use_cuda=N", "--mem cuda:N"},
     {"--use_cuda_bus_id=BUS", "--mem cuda --cuda-bus-id BUS"},
     {"--use_cuda_dmabuf", "--gdr dmabuf"},
+    {"--use_rocm=N", "--mem rocm:N"},
+    {"--use_rocm_dmabuf", "--gdr dmabuf"},
     {"--use_hugepages", "--mem hugepage"},
     {"--out_json", "--json perftest_out.json"},
     {"--out_json_file=FILE", "--json FILE"},
@@ -83,6 +81,8 @@ const std::vector<PerftestAlias> kAliases = {
     {"--rate_limit_type=SW", "(the rate is always paced in software)"},
     {"--burst_size=N", "--burst N"},
     {"--bind_source_ip", "(refused: the route's source is used)"},
+    {"-g [N], --mcg[=N]", "-g/--mcg: N receiving QPs; 1 without N (perftest's -g today)"},
+    {"-M, --MGID=GID", "-M/--mgid GID"},
     {"-V", "--version"},
     {"-S N", "--sl N"},
     {"-T N", "--tclass N"},
@@ -105,7 +105,7 @@ struct Pending {
   std::optional<std::string> rate_limit, rate_units;
   bool out_json = false;
   std::optional<std::string> out_json_file;
-  bool memory_given = false;  ///< --mem or --use_cuda already says what memory
+  bool memory_given = false;  ///< --mem, --use_cuda or --use_rocm already says what memory
   bool bus_id_given = false;  ///< perftest's --use_cuda_bus_id, which implies CUDA memory
 };
 
@@ -137,6 +137,10 @@ class Rewriter {
         out_.args.insert(out_.args.end(), args_.begin() + static_cast<std::ptrdiff_t>(i_), args_.end());
         break;
       }
+      if ((a == "-g" || a == "--mcg") && ours_("mcg")) {
+        multicast_count(a);
+        continue;
+      }
       if (a.rfind("--", 0) == 0 && a.size() > 2) long_option(a);
       else if (a.size() >= 2 && a[0] == '-' && a[1] != '-') short_option(a);
       else out_.args.push_back(a);
@@ -153,6 +157,16 @@ class Rewriter {
     return args_[++i_];
   }
 
+  /// perftest's -g takes no value today (one QP attached to the group) and
+  /// took the number of QPs once (-g N): ours takes both, a count when one
+  /// follows and 1 otherwise (the next word is then the server's address).
+  void multicast_count(const std::string& a) {
+    const bool count_follows = i_ + 1 < args_.size() && !args_[i_ + 1].empty() &&
+                               std::all_of(args_[i_ + 1].begin(), args_[i_ + 1].end(),
+                                           [](char c) { return c >= '0' && c <= '9'; });
+    out_.args.push_back(count_follows ? a : "--mcg=1");
+  }
+
   void long_option(const std::string& a) {
     const auto eq = a.find('=');
     const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
@@ -167,13 +181,16 @@ class Rewriter {
     if (name == "use_cuda") {
       emit({"--mem", "cuda:" + value_of(given, inline_value)});
       pending_.memory_given = true;
+    } else if (name == "use_rocm") {
+      emit({"--mem", "rocm:" + value_of(given, inline_value)});
+      pending_.memory_given = true;
     } else if (name == "use_cuda_bus_id") {
       emit({"--cuda-bus-id", value_of(given, inline_value)});
       pending_.bus_id_given = true;
     } else if (name == "use_hugepages") {
       emit({"--mem", "hugepage"});
       pending_.memory_given = true;
-    } else if (name == "use_cuda_dmabuf") {
+    } else if (name == "use_cuda_dmabuf" || name == "use_rocm_dmabuf") {  // the latter: AMD's perftest
       emit({"--gdr", "dmabuf"});
     } else if (name == "out_json") {
       pending_.out_json = true;
@@ -187,6 +204,8 @@ class Rewriter {
       const std::string type = value_of(given, inline_value);
       if (type != "SW" && type != "sw")
         refuse(given + "=" + type, "the rate is paced in software here (--rate_limit_type=SW, or none)");
+    } else if (name == "MGID") {
+      emit({"--mgid", value_of(given, inline_value)});
     } else if (name == "burst_size") {
       emit({"--burst", value_of(given, inline_value)});
     } else if (name == "CPU-freq") {

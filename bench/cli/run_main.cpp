@@ -52,7 +52,7 @@ Outputs make_outputs(const CommandLine& cl) {
   // or timing with -D, with stderr on a terminal, unless --quiet.
   if (cl.is_client() && !cl.quiet && (cl.spec.sizes.size() > 1 || cl.spec.duration_s) &&
       ::isatty(STDERR_FILENO))
-    reporters.push_back(make_progress_reporter(std::cerr, cl.spec.sizes.size()));
+    reporters.push_back(make_progress_reporter(std::cerr, cl.spec.sizes.size() * cl.spec.repeats));
   if (!cl.samples_path.empty()) {
     reporters.push_back(
         make_samples_reporter(o.keep(open_output(cl.samples_path, "--dump-samples", cl.existing_output))));

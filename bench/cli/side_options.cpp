@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "rdmabench/system/cpu_affinity.hpp"
+#include "rdmabench/verbs/multicast_group.hpp"
 
 namespace po = boost::program_options;
 
@@ -64,6 +65,15 @@ void apply_inline_size(const std::string& text, const po::variables_map&, Comman
   cl.side.qp.inline_bytes = static_cast<std::uint32_t>(integer_value("-I/--inline-size", text, 0, 65536));
 }
 
+/// -M/--mgid: a multicast group in any of its forms (multicast_group.hpp).
+void apply_multicast_group(const std::string& text, const po::variables_map&, CommandLine& cl) {
+  try {
+    cl.side.multicast_group = parse_multicast_gid(text);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 /// --mem, with --cuda-bus-id and --gdr, which say more about the same memory.
 void apply_memory(const std::string& text, const po::variables_map& vm, CommandLine& cl) {
   MemoryChoice choice;
@@ -87,8 +97,8 @@ void apply_memory(const std::string& text, const po::variables_map& vm, CommandL
     choice.cuda_bus_id = bus_id;
   }
   if (vm.count("gdr")) {
-    if (choice.kind != MemoryChoice::Kind::cuda)
-      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N); --mem is {}", text));
+    if (!choice.is_gpu_device())
+      throw UsageError(fmt::format("--gdr applies to GPU device memory (--mem cuda:N or rocm:N); --mem is {}", text));
     constexpr std::array<const char*, 3> modes{"auto", "dmabuf", "peermem"};
     const auto gdr = vm["gdr"].as<std::string>();
     if (std::find(modes.begin(), modes.end(), gdr) == modes.end())
@@ -132,17 +142,25 @@ const std::array kSideOptions{
         apply_traffic_class},
     SideOption{"--pkey-index", SideGroup::device, "index into the port's P_Key table (default 0)", nullptr,
         apply_pkey_index},
+    SideOption{"-M/--mgid", SideGroup::device,
+        "with -g/--mcg, the multicast group: an IPv4 group (239.1.1.1; RoCE joins only these), an MGID "
+        "(ff12:401b::1) or perftest's 16 byte values. Server: the group it joins (default 239.255.H.L, "
+        "H.L the control port); client: the group it expects the server's to be", nullptr,
+        apply_multicast_group,
+        {applies_bit(Operation::send), 0, "send tests", " sends no messages a group could receive"}},
     SideOption{"-I/--inline-size", SideGroup::device,
         "max inline bytes (default as perftest's: 0 for bandwidth tests, reads, atomics and GPU memory; "
         "220 for write latency, 236 for send latency (188 on UD), less on devices known to take less)",
         nullptr, apply_inline_size},
     SideOption{"--mem", SideGroup::memory,
-        "buffer memory on this side: host, hugepage, cuda:N (GPU N) or cuda-host:N (pinned by CUDA)", "host",
+        "buffer memory on this side: host, hugepage, cuda:N (NVIDIA GPU N), cuda-host:N (pinned by CUDA) or "
+        "rocm:N (AMD GPU N, through HIP)", "host",
         apply_memory},
     SideOption{"--cuda-bus-id", SideGroup::memory,
         "the GPU of --mem cuda/cuda-host by PCI address, BB:DD.F or DDDD:BB:DD.F", nullptr, nullptr},
     SideOption{"--gdr", SideGroup::memory,
-        "GPU memory registration: dmabuf, peermem or auto (dma-buf, then peer memory; default)", nullptr, nullptr},
+        "GPU memory registration (cuda:N, rocm:N): dmabuf, peermem or auto (dma-buf, then peer memory; default)",
+        nullptr, nullptr},
     SideOption{"--relaxed-ordering", SideGroup::memory,
         "on: register the data buffers with PCIe relaxed ordering where the device has it (never a "
         "buffer the CPU polls); off: strict ordering, for hosts whose PCIe root mishandles it", "on",

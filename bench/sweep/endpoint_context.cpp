@@ -105,9 +105,11 @@ sweep::EndpointContext describe_endpoint(const sweep::Endpoint& endpoint, const 
 }
 
 std::string gpu_relation_of(const MemoryChoice& memory, const std::string& device) {
+  if (memory.kind == MemoryChoice::Kind::rocm)
+    return fmt::format("ROCm device {} (its PCI place is known once a run opens it)", memory.gpu_device);
   if (!memory.is_cuda()) return {};
   if (memory.cuda_bus_id.empty())
-    return fmt::format("CUDA device {} (its PCI place is known once a run opens it)", memory.cuda_device);
+    return fmt::format("CUDA device {} (its PCI place is known once a run opens it)", memory.gpu_device);
   const Topology topology = scan_topology();
   const RdmaDevice* nic = find_rdma_device(topology, device);
   for (const auto& gpu : topology.gpus) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "rdmabench/verbs/error.hpp"
 #include "control/access_flags.hpp"
@@ -52,7 +53,7 @@ void plan_depths(ConnectionPlan& plan, const TestSpec& spec, const PortAttribute
   plan.receive_queue_depth = !uses_receives(spec) ? 1
                              : spec.rx_depth      ? spec.rx_depth
                                                   : default_receive_depth(transport.kind, limits.max_qp_wr,
-                                                                          limits.max_cqe, spec.queue_pairs);
+                                                                          limits.max_cqe, plan.queue_pairs);
   // An open-loop echo has up to -t messages in flight, each arriving into a
   // receive on both sides (a given -r below -t is refused with the options).
   if (server_echoes(spec)) plan.receive_queue_depth = std::max(plan.receive_queue_depth, spec.tx_depth);
@@ -68,41 +69,106 @@ std::string digits_grouped(std::uint64_t n) {
   return digits;
 }
 
+/// --use-srq: one shared receive queue holds what each QP's own would have
+/// (-r x -q), so that a run with and without it keeps as many receives
+/// posted. A depth the user gave must fit the device's max_srq_wr; the
+/// default is lowered to what the device's SRQ and one CQ hold, and the
+/// report says so.
+void plan_shared_receives(ConnectionPlan& plan, const TestSpec& spec, const PortAttributes& port,
+                          const DeviceLimits& limits) {
+  if (!spec.use_srq) return;
+  require(limits.max_srq > 0,
+          fmt::format("--use-srq needs a shared receive queue, and {} offers none (its max_srq is 0)",
+                      port.device),
+          "drop --use-srq on both sides");
+  const int sge = spec.qp_type == QpType::ud ? 2 : 1;  // UD: the GRH, then the payload
+  require(limits.max_srq_sge >= sge,
+          fmt::format("--use-srq with -c/--connection {} needs {} scatter entries per shared receive; {} "
+                      "allows {} (max_srq_sge)",
+                      to_string(spec.qp_type), sge, port.device, limits.max_srq_sge),
+          "drop --use-srq on both sides, or use -c RC");
+  const std::uint64_t wanted = std::uint64_t{plan.receive_queue_depth} * plan.queue_pairs;
+  const auto srq_max = static_cast<std::uint64_t>(std::max(limits.max_srq_wr, 1));
+  require(wanted <= srq_max || !spec.rx_depth,
+          fmt::format("--use-srq with -q/--qp {} and -r/--rx-depth {} needs a shared receive queue of {} "
+                      "receives (-r x -q); {} allows {} (max_srq_wr)",
+                      plan.queue_pairs, plan.receive_queue_depth, digits_grouped(wanted), port.device,
+                      digits_grouped(srq_max)),
+          "lower -r or -q");
+  const auto cq_max = static_cast<std::uint64_t>(std::max(limits.max_cqe - 1, 1));
+  const std::uint64_t depth = spec.rx_depth ? wanted : std::min({wanted, srq_max, cq_max});
+  plan.shared_receive_depth = static_cast<std::uint32_t>(depth);
+  const std::string per_qp = spec.rx_depth ? fmt::format("-r/--rx-depth {}", plan.receive_queue_depth)
+                                           : fmt::format("the default depth {}", plan.receive_queue_depth);
+  plan.shared_receive_reason =
+      plan.queue_pairs == 1 ? per_qp : fmt::format("{} x {} QPs", per_qp, plan.queue_pairs);
+  if (depth < wanted)
+    plan.shared_receive_reason += depth == srq_max
+                                      ? fmt::format(", lowered to {}'s max_srq_wr", port.device)
+                                      : fmt::format(", lowered to what one {} CQ holds", port.device);
+}
+
 /// Every QP's completions share two CQs, which must hold all of them.
-void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits) {
+/// `option` is what sets the number of QPs: -q, or -g for a multicast server.
+void plan_completion_queues(ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits,
+                            const char* option) {
   const std::uint64_t qps = plan.queue_pairs;
+  const std::string_view short_option = std::string_view(option).substr(0, 2);
   require(qps <= static_cast<std::uint64_t>(limits.max_qp),
-          fmt::format("-q/--qp {} exceeds the {} QPs {} allows", qps,
+          fmt::format("{} {} exceeds the {} QPs {} allows", option, qps,
                       digits_grouped(static_cast<std::uint64_t>(limits.max_qp)), port.device),
-          "lower -q");
+          fmt::format("lower {}", short_option));
   plan.send_cq_entries = qps * plan.send_queue_depth + 1;
-  plan.receive_cq_entries = qps * plan.receive_queue_depth + 1;
+  // With --use-srq, at most the shared queue's receives are outstanding.
+  plan.receive_cq_entries = plan.shared_receive_depth ? plan.shared_receive_depth + std::uint64_t{1}
+                                                      : qps * plan.receive_queue_depth + 1;
   // Name the depth that decides, as the user gave it: -t for the send CQ,
   // -r for the receive CQ.
   const bool sends_decide = plan.send_cq_entries >= plan.receive_cq_entries;
   const std::uint64_t needed = sends_decide ? plan.send_cq_entries : plan.receive_cq_entries;
   require(needed <= static_cast<std::uint64_t>(limits.max_cqe),
-          fmt::format("-q/--qp {} with {} {} needs {} completion entries in one CQ (QPs x depth + 1); {} "
+          fmt::format("{} {} with {} {} needs {} completion entries in one CQ (QPs x depth + 1); {} "
                       "allows {}",
-                      qps, sends_decide ? "-t/--tx-depth" : "-r/--rx-depth",
+                      option, qps, sends_decide ? "-t/--tx-depth" : "-r/--rx-depth",
                       sends_decide ? plan.send_queue_depth : plan.receive_queue_depth, digits_grouped(needed),
                       port.device, digits_grouped(static_cast<std::uint64_t>(limits.max_cqe))),
-          sends_decide ? "lower -q or -t" : "lower -q or -r");
+          fmt::format("lower {} or {}", short_option, sends_decide ? "-t" : "-r"));
+}
+
+/// A multicast server's receivers: the device must attach that many
+/// queue pairs to one group.
+void check_multicast_receivers(const ConnectionPlan& plan, const PortAttributes& port, const DeviceLimits& limits) {
+  require(limits.max_mcast_grp > 0,
+          fmt::format("{} offers no multicast groups (its max_mcast_grp is 0): -g/--mcg cannot run on it",
+                      port.device),
+          "run multicast on a RoCE or InfiniBand device (ibv_devinfo -v shows max_mcast_grp)");
+  require(plan.queue_pairs <= static_cast<std::uint64_t>(limits.max_mcast_qp_attach),
+          fmt::format("-g/--mcg {} exceeds the {} queue pairs {} attaches to one multicast group "
+                      "(max_mcast_qp_attach)",
+                      plan.queue_pairs, limits.max_mcast_qp_attach, port.device),
+          fmt::format("give -g {} or fewer", limits.max_mcast_qp_attach));
 }
 
 }  // namespace
 
-ConnectionPlan plan_connection(const TestSpec& spec, const QpOptions& options, const PortAttributes& port,
-                               const Transport& transport, const DeviceLimits& limits,
-                               bool memory_cpu_readable) {
+std::uint32_t queue_pairs_on(const TestSpec& spec, Role role) {
+  return spec.multicast_receivers && role == Role::server ? spec.multicast_receivers : spec.queue_pairs;
+}
+
+ConnectionPlan plan_connection(const TestSpec& spec, Role role, const QpOptions& options,
+                               const PortAttributes& port, const Transport& transport,
+                               const DeviceLimits& limits, bool memory_cpu_readable) {
   ConnectionPlan plan;
   plan.qp_type = spec.qp_type;
-  plan.queue_pairs = spec.queue_pairs;
+  plan.queue_pairs = queue_pairs_on(spec, role);
+  const bool receives_multicast = spec.multicast_receivers && role == Role::server;
+  if (receives_multicast) check_multicast_receivers(plan, port, limits);
   plan.qp = options;
   plan.ack_timeout = static_cast<std::uint8_t>(spec.qp_timeout);
   plan.buffer_bytes = largest_size(spec);
   plan_depths(plan, spec, port, transport, limits);
-  plan_completion_queues(plan, port, limits);
+  plan_shared_receives(plan, spec, port, limits);
+  plan_completion_queues(plan, port, limits, receives_multicast ? "-g/--mcg" : "-q/--qp");
   // Outstanding RDMA reads: what the device allows, capped by the byte-wide
   // QP attribute; the peer's responder resources lower it at connect time.
   plan.read_depth = static_cast<std::uint8_t>(std::clamp(limits.max_qp_init_rd_atom, 0, 255));

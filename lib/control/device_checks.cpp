@@ -21,6 +21,8 @@ void check_device_can_run(const TestSpec& spec, ibv_context* context) {
   // Capabilities come from the device, never from its name. iWARP defines
   // only reliable connections (RFC 5040), so its devices offer RC alone.
   const char* name = ibv_get_device_name(context->device);
+  require(!spec.multicast_receivers || context->device->transport_type != IBV_TRANSPORT_IWARP,
+          fmt::format("{} is iWARP: no UD, so no multicast (-g/--mcg); use rxe/RoCE or InfiniBand", name));
   require(spec.qp_type == QpType::rc || context->device->transport_type != IBV_TRANSPORT_IWARP,
           fmt::format("{} is iWARP, which offers only RC queue pairs: -c/--connection {} cannot "
                       "run on it",

@@ -11,7 +11,7 @@ namespace rdmabench::detail {
 ConnectionPlan plan_for(const Session& s, const QpOptions& options) {
   const Connection& c = s.connection;
   check_device_can_run(s.spec, c.context);
-  return plan_connection(s.spec, options, c.port, c.transport, query_device_limits(c.context),
+  return plan_connection(s.spec, s.role, options, c.port, c.transport, query_device_limits(c.context),
                          c.memory->cpu_accessible());
 }
 
@@ -35,6 +35,7 @@ wire::Endpoint local_endpoint(const Session& s, std::size_t index, bool load) {
   const Connection& c = s.connection;
   wire::Endpoint e;
   copy_qp_address(c.address_of(index, load), e);
+  if (!load && index == 0) announce_multicast_group(c, e);
   const MemoryRegion& mr = load ? c.load.exposed_mr : c.exposed_mr;
   const Buffer& buffer = load ? c.load.exposed_buffer : c.exposed_buffer;
   e.rkey = mr->rkey;

@@ -25,6 +25,7 @@
 #include "rdmabench/system/cpu_affinity.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/verbs/multicast_group.hpp"
 #include "rdmabench/verbs/provider_environment.hpp"
 #include "control/address.hpp"
 #include "control/connection_plan.hpp"
@@ -52,18 +53,28 @@ constexpr std::uint32_t kAcceptedBarrier = 0;
 constexpr Milliseconds kHelloDeadline{3000};
 constexpr std::uint32_t kConnectedBarrier = 1;
 
-/// Endpoint exchange (one per QP, in order) and the final barrier, common
-/// to both roles.
-void finish_handshake(Session& s) {
+/// Endpoint exchange (one per connection, in order) and the final barrier,
+/// common to both roles. `named_group`: -M, which a multicast client checks
+/// the server's group against.
+void finish_handshake(Session& s, const std::optional<Gid>& named_group) {
   Connection& c = s.connection;
-  for (std::size_t q = 0; q < c.qps.size(); ++q) {
+  // One endpoint per agreed QP; a multicast server's receivers beyond the
+  // first announce nothing (the first announces the group) and only ever
+  // answer the client's first QP.
+  std::optional<QpAddress> first_peer;
+  for (std::size_t q = 0; q < s.spec.queue_pairs; ++q) {
     const auto peer = s.peer->exchange(local_endpoint(s, q), s.timeout, "endpoint");
+    check_peer_endpoint(s, peer, named_group);
     if (c.cm_ids.empty()) {
       if (auto mismatch = gid_family_mismatch(c.transport, peer.gid)) throw Error(*mismatch);
       c.connect_qp(q, qp_address(peer));
     }
-    if (q == 0) adopt_remote(s, peer);
+    if (q == 0) {
+      adopt_remote(s, peer);
+      first_peer = qp_address(peer);
+    }
   }
+  for (std::size_t q = s.spec.queue_pairs; q < c.qps.size() && first_peer; ++q) c.connect_qp(q, *first_peer);
   // Then the load's (--load-qps), each carrying the peer's load buffer.
   for (std::size_t q = 0; q < c.load.qps.size(); ++q) {
     const auto peer = s.peer->exchange(local_endpoint(s, q, /*load=*/true), s.timeout, "load endpoint");
@@ -96,11 +107,11 @@ void create_cm_shared(Session& s, const SideConfig& config, const Notice& notice
 /// Makes the queue pairs with `make` (rdma_cm or attribute exchange), then
 /// finishes the handshake; a failure is told to the peer before it is thrown.
 template <typename Make>
-void connect_queues(Session& s, Make make) {
+void connect_queues(Session& s, const SideConfig& config, Make make) {
   try {
     pause_point("handshake");
     make();
-    finish_handshake(s);
+    finish_handshake(s, config.multicast_group);
   } catch (const Error& e) {
     s.peer->try_abort(e.what());
     throw;
@@ -218,14 +229,18 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
     context = open_device(config.device);
     port = query_port(context.get(), config.port);
     transport = resolve_transport(port, config.gid_index, family_of(config.server));
+    // What the device cannot run at all (UD on iWARP) before what it
+    // cannot run at this size.
+    check_device_can_run(spec, context.get());
     check_sizes_fit(spec, port);
     check_datagram_sizes(spec, config.qp.mtu_bytes.value_or(port.active_mtu_bytes), port.device);
-    check_device_can_run(spec, context.get());
     settle_connect_method(spec, transport, port.device, notice);
     check_qp_options(config.qp, port, spec.connect, notice);
+    if (spec.multicast_receivers && config.multicast_group)
+      (void)multicast_gid_for(*config.multicast_group, port.link_layer);
     // The queues this test needs, against this device's limits, before the
     // server is asked (the same plan is made again once connected).
-    (void)plan_connection(spec, config.qp, port, transport, query_device_limits(context.get()),
+    (void)plan_connection(spec, Role::client, config.qp, port, transport, query_device_limits(context.get()),
                           memory->cpu_accessible());
   }
 
@@ -237,7 +252,7 @@ Session connect_over(const SideConfig& config, TestSpec spec, const Notice& noti
   const auto accepted = s.peer->receive_expected<wire::Barrier>(config.timeout, "the server's answer to our hello");
   require(accepted.sequence == kAcceptedBarrier, "protocol error: unexpected answer to hello");
 
-  connect_queues(s, [&] {
+  connect_queues(s, config, [&] {
     if (spec.connect == ConnectMethod::rdma_cm)
       client_cm_connect(s, config, notice);
     else
@@ -421,10 +436,11 @@ struct Server::Impl {
     const PortAttributes device_port = named ? port : query_port(device, cm_listener->port_num);
     const Transport device_transport =
         named ? transport : resolve_transport(device_port, std::nullopt, AddressFamily::ipv4);
+    check_device_can_run(adopted, device);
     check_sizes_fit(adopted, device_port);
     check_datagram_sizes(adopted, config.qp.mtu_bytes.value_or(device_port.active_mtu_bytes), device_port.device);
-    check_device_can_run(adopted, device);
-    (void)plan_connection(adopted, config.qp, device_port, device_transport, query_device_limits(device),
+    (void)plan_connection(adopted, Role::server, config.qp, device_port, device_transport,
+                          query_device_limits(device),
                           !memory || memory->cpu_accessible());
   }
 
@@ -505,6 +521,8 @@ Server::Server(SideConfig config, TestSpec spec, Notice notice)
     check_device_can_run(m.spec, m.context.get());
     settle_connect_method(m.spec, m.transport, m.port.device, m.notice);
     check_qp_options(m.config.qp, m.port, m.spec.connect, m.notice);
+    // A group this fabric cannot join is refused before any client comes.
+    if (m.spec.multicast_receivers) (void)multicast_group_to_join(m.config, m.port.link_layer);
     if (m.spec.connect == ConnectMethod::rdma_cm)
       m.named_device = std::move(m.context);  // rdma_cm brings its own
   }
@@ -564,12 +582,15 @@ std::optional<Session> Server::Impl::serve(std::unique_ptr<Bootstrap> control, c
     throw;
   }
   Session s(Role::server, std::move(control), std::move(*adopted), config.timeout, std::move(session_memory));
-  connect_queues(s, [&] {
-    if (s.spec.connect == ConnectMethod::rdma_cm)
+  connect_queues(s, config, [&] {
+    if (s.spec.connect == ConnectMethod::rdma_cm) {
       cm_accept(s, control_host);
-    else
-      create_exchanged_queues(s, config.qp, std::move(context), port,
-                              transport_for(port, config, transport, control_host));
+      return;
+    }
+    create_exchanged_queues(s, config.qp, std::move(context), port,
+                            transport_for(port, config, transport, control_host));
+    // Before the endpoints: the first announces the group.
+    if (s.spec.multicast_receivers) join_multicast_group(s, config);
   });
   return s;
 }

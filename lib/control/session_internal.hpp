@@ -41,6 +41,24 @@ QpAddress qp_address(const wire::Endpoint& peer);
 /// refusing one too small for the test.
 void adopt_remote(Session& session, const wire::Endpoint& peer, bool load = false);
 
+/// -g/--mcg: the group a server joins, as its link layer joins it: -M's
+/// (--mgid) or the default for its control port. Throws an Error when this
+/// fabric cannot join the group -M names.
+Gid multicast_group_to_join(const SideConfig& config, LinkLayer link_layer);
+
+/// -g/--mcg, server: joins the group and attaches every receiving QP.
+void join_multicast_group(Session& session, const SideConfig& config);
+
+/// -g/--mcg, server: the endpoint of its first QP names the group instead
+/// (the multicast QP number, the group's GID and LID); else unchanged.
+void announce_multicast_group(const Connection& connection, wire::Endpoint& endpoint);
+
+/// Checks the QP address the peer announced before anything is connected
+/// to it: a QP number of 24 bits; from the server of a multicast run, its
+/// group, one this side can send to, and the one -M (`named_group`) names
+/// if given (then recorded as the connection's multicast_group).
+void check_peer_endpoint(Session& session, const wire::Endpoint& peer, const std::optional<Gid>& named_group);
+
 /// Reads port and transport of the device rdma_cm chose, and checks it is the
 /// one the user named.
 void adopt_cm_device(Session& session, const SideConfig& config, const Notice& notice);

@@ -37,6 +37,10 @@ std::string mismatch_text(const TestParameter<T>& row, const T& server, const T&
                                         "same on both sides";
     return fmt::format(runtime_format(form), fmt::arg("server", value_name(server)),
                        fmt::arg("client", value_name(client)));
+  } else if constexpr (std::is_integral_v<T>) {
+    if (*row.mismatch)
+      return fmt::format(runtime_format(row.mismatch), fmt::arg("server", server), fmt::arg("client", client));
+    return fmt::format("the server gives {}, the client {}; give the same on both sides", server, client);
   } else {
     return fmt::format("the server gives {}, the client {}; give the same on both sides", server,
                        client);
@@ -95,6 +99,10 @@ std::optional<std::string> find_out_of_range(const TestSpec& spec) {
   });
   if (problem) return problem;
   // Limits that one parameter sets for another.
+  if (spec.run_infinitely && spec.repeats > 1)
+    return fmt::format("--repeat {} and --run-infinitely conflict: a soak already measures its one "
+                       "size again and again, a period at a time, until stopped; give one of them",
+                       spec.repeats);
   if (spec.post_list > spec.tx_depth)
     return fmt::format("-l/--post-list {} exceeds -t/--tx-depth {}: a chain must fit in the queue",
                        spec.post_list, spec.tx_depth);

@@ -1,5 +1,6 @@
 #include "rdmabench/engine/engine.hpp"
 
+#include <algorithm>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -121,6 +122,10 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.mtu_bytes = link.path_mtu_bytes;
   c.connection = to_string(s.spec.connect);
   c.connection_type = to_string(s.spec.qp_type);
+  if (link.multicast_group) {
+    c.multicast_group = format_gid(*link.multicast_group);
+    c.multicast_receivers = s.spec.multicast_receivers;
+  }
   c.peer = s.peer->peer_name();
   c.local_memory = link.memory ? link.memory->name() : "";
   c.local_memory_device = link.memory ? link.memory->device_description() : "";
@@ -134,6 +139,8 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   c.relaxed_exposed = link.relaxed_exposed;
   c.relaxed_ordering = describe_relaxed_ordering(link);
   c.queue_pairs = static_cast<std::uint32_t>(link.qps.size());
+  c.srq_depth = link.plan.shared_receive_depth;
+  c.srq_reason = link.plan.shared_receive_reason;
   c.duration_s = s.spec.duration_s;
   c.bidirectional = s.spec.bidirectional;
   c.parameters = s.spec;
@@ -203,9 +210,12 @@ SizeResult run_round(Session& s, const ClockInfo& clock, Reporter& reporter, std
     if (s.spec.cpu_util) cpu_after = take_cpu_snapshot();
     s.peer->barrier(start_barrier(round) + 1, s.timeout);
   }
-  if (!counters_before.source.empty())
-    result.counters = counter_deltas(
-        counters_before, read_port_counters(s.connection.port.device, s.connection.port.port));
+  if (!counters_before.source.empty()) {
+    const auto counters_after = read_port_counters(s.connection.port.device, s.connection.port.port);
+    result.counters = counter_deltas(counters_before, counters_after);
+    // A shared receive queue that ran dry shows as RNR NAKs, where counted.
+    if (s.spec.use_srq) result.receiver_not_ready = receiver_not_ready(counters_before, counters_after);
+  }
   if (sampler) result.counters_per_interval = sampler->finish();
   if (s.spec.bidirectional) detail::exchange_bandwidth_figures(s, result);
   if (cpu_after) {
@@ -254,7 +264,7 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     if (s.role == Role::server && spins_while_passive(s)) keep_cpu_awake.emplace();
     // Receives go up before the first barrier lets the peer send; every
     // loop reposts what it consumes, so the queue stays full across sizes.
-    if (uses_receives(s.spec)) detail::post_receives(loop_view(s, 0), s.connection.plan.receive_queue_depth);
+    if (uses_receives(s.spec)) detail::fill_receives(loop_view(s, 0));
     // So do a send load's, on the server, kept posted by a thread of their own.
     std::optional<detail::LoadReceives> load_receives;
     if (s.role == Role::server && !s.connection.load.qps.empty() && s.spec.load_op == LoadOp::send)
@@ -262,8 +272,15 @@ void run_benchmark(Session& s, const ClockInfo& clock, const RunContext& context
     if (s.spec.run_infinitely) {
       run_soak(s, clock, reporter);
     } else {
-      for (std::size_t i = 0; i < s.spec.sizes.size(); ++i)
-        reporter.size_done(run_round(s, clock, reporter, i, i));
+      // --repeat: the size list again on the same connection; each size of
+      // each repeat is a barrier round of its own, so both sides stay in step.
+      const std::size_t sizes = s.spec.sizes.size();
+      for (std::uint32_t repeat = 1; repeat <= std::max<std::uint32_t>(s.spec.repeats, 1); ++repeat)
+        for (std::size_t i = 0; i < sizes; ++i) {
+          SizeResult result = run_round(s, clock, reporter, i, (repeat - 1) * sizes + i);
+          result.repeat = repeat;
+          reporter.size_done(result);
+        }
     }
     if (load_receives) load_receives->finish();
     reporter.end();

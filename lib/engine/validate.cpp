@@ -72,8 +72,13 @@ void validate_size(const LoopView& v, MemoryProvider& memory, std::uint64_t byte
         put_pattern(memory, v.local_buffer, bytes, pass);
         post_one(v, bytes, dog);  // an RC completion means the data landed
       } else if (uses_receives(v.spec)) {
-        reap_receive(v.recv_cq.get(), bytes, prepare_receive(v).header_bytes, dog, pass);
-        post_receives(v, 1);
+        // A multicast group's every receiver gets its copy (into the same
+        // buffer): each is reaped here, and each receive used is put back,
+        // on its receiver's QP or on the shared receive queue.
+        const std::size_t copies = v.spec.multicast_receivers ? v.qps.size() : 1;
+        for (std::size_t k = 0; k < copies; ++k)
+          reap_receive(v.recv_cq.get(), bytes, prepare_receive(v).header_bytes, dog, pass);
+        for (std::size_t k = 0; k < copies; ++k) post_one_receive(v, k);
       }
       v.peer.barrier(barrier, v.timeout);
       if (!client) require_pattern(memory, v.exposed_buffer, bytes, pass);

@@ -268,7 +268,7 @@ SizeResult measure_bandwidth(const LoopView& v, std::uint64_t bytes, const Clock
         run_size<Clock>(v, loop, warmup_lanes, lanes, untimed, window, none, pace, dog);
         return;
       }
-      ReceiveReplenisher receives(v.recv_cq.get(), prepare_receive(v), bytes,
+      ReceiveReplenisher receives(v.recv_cq.get(), prepare_receive(v), receive_queues(v), bytes,
                                   (v.warmup() + v.spec.iterations) * v.qps.size(),
                                   v.spec.duration_s != 0);
       receives.expect_markers(v.qps.size());

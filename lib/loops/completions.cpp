@@ -8,11 +8,13 @@ namespace rdmabench::detail {
 
 void explain_receive_shortage(const LoopView& v, Watchdog& dog) {
   if (!uses_receives(v.spec) || retries_receiver_not_ready(v.transport.kind)) return;
+  const std::string shared =
+      v.shared_receive_depth ? fmt::format(", {} in the shared receive queue", v.shared_receive_depth) : "";
   dog.set_failure_hint(fmt::format(
       "{} has no receiver-not-ready retry: a send that finds no receive posted ends the "
       "connection, and a receiver that also sends (-b) or serves many QPs can fall behind; "
-      "raise -r/--rx-depth (now {}) on both sides, e.g. -r 4096",
-      to_string(v.transport.kind), v.receive_queue_depth));
+      "raise -r/--rx-depth (now {}{}) on both sides, e.g. -r 4096",
+      to_string(v.transport.kind), v.receive_queue_depth, shared));
 }
 
 void check_received_length(std::uint32_t byte_len, std::uint64_t bytes, std::uint32_t header_bytes) {

@@ -7,6 +7,9 @@
 // whole run a thread of the server's own keeps LoadPlan::kReceiveDepth
 // receives posted on every load QP, reposting each as its message lands.
 // It measures nothing; the client reports the load's bandwidth.
+// The load's queue pairs keep receive queues of their own even with
+// --use-srq: the shared queue is the measured test's, whose receives are
+// sized for its messages and reaped by its own loop on another CQ.
 
 #include <atomic>
 #include <string>

@@ -11,6 +11,7 @@
 #include "rdmabench/system/clock.hpp"
 #include "rdmabench/report/result.hpp"
 #include "loops/loop_view.hpp"
+#include "loops/receive_lanes.hpp"
 #include "system/watchdog.hpp"
 
 namespace rdmabench::detail {
@@ -46,8 +47,17 @@ struct PreparedReceive {
 };
 PreparedReceive prepare_receive(const LoopView& view);
 
-/// Posts `count` receives on every QP (before the barrier that lets the peer send).
-void post_receives(const LoopView& view, std::uint32_t count);
+/// Fills the receive queues before the barrier that lets the peer send:
+/// receive_queue_depth on every QP, or shared_receive_depth on the shared
+/// queue (--use-srq).
+void fill_receives(const LoopView& view);
+
+/// Posts one receive for QP `lane` (on the shared queue with --use-srq):
+/// the one a message outside the loops consumed.
+void post_one_receive(const LoopView& view, std::size_t lane);
+
+/// The run's receive queues, for the loops that serve every QP.
+ReceiveQueues receive_queues(const LoopView& view);
 
 /// Spins until one receive completes; checks its status and that it carried
 /// `bytes` after `header_bytes` (a peer sending another size is a protocol

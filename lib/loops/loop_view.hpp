@@ -30,6 +30,7 @@ struct LoopView {
   const Transport& transport;
   const CompletionQueue& cq;       ///< our sends, writes and reads
   const CompletionQueue& recv_cq;  ///< our posted receives
+  const SharedReceiveQueue& srq;   ///< --use-srq: where every QP's receives are posted; else null
   const std::vector<QueuePair>& qps;
   const std::vector<AddressHandle>& peer_ahs;
   const std::vector<std::uint32_t>& peer_qpns;
@@ -43,6 +44,7 @@ struct LoopView {
   const RemoteBuffer& remote;
   std::uint32_t send_queue_depth;
   std::uint32_t receive_queue_depth;
+  std::uint32_t shared_receive_depth;  ///< --use-srq: receives the SRQ keeps posted; else 0
   std::uint32_t max_inline;
 
   /// Untimed messages before this size.
@@ -55,10 +57,10 @@ inline LoopView view_of(Role role, const TestSpec& spec, std::size_t size_index,
                         Milliseconds interval, const Connection& c) {
   return LoopView{role,           spec,         size_index,          pacing,      peer,        timeout,
                   interval,
-                  c.transport,    c.cq,         c.recv_cq,           c.qps,       c.peer_ahs,  c.peer_qpns,
-                  c.local_buffer, c.exposed_buffer, c.local_mr,      c.exposed_mr, c.grh_buffer, c.grh_mr,
-                  c.load,         c.remote,     c.plan.send_queue_depth, c.plan.receive_queue_depth,
-                  c.max_inline};
+                  c.transport,    c.cq,         c.recv_cq,           c.srq,       c.qps,       c.peer_ahs,
+                  c.peer_qpns,    c.local_buffer, c.exposed_buffer,  c.local_mr,  c.exposed_mr, c.grh_buffer,
+                  c.grh_mr,       c.load,       c.remote,            c.plan.send_queue_depth,
+                  c.plan.receive_queue_depth,   c.plan.shared_receive_depth, c.max_inline};
 }
 
 }  // namespace rdmabench::detail

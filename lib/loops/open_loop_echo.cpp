@@ -24,6 +24,7 @@
 #include "loops/loops.hpp"
 #include "loops/open_loop_schedule.hpp"
 #include "loops/poll_batch.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -32,6 +33,7 @@ namespace {
 /// One side's queue pair, its requests, and the size it carries.
 struct EchoQueues {
   ibv_qp* qp;
+  ibv_srq* srq;  ///< --use-srq: where consumed receives go back; else null
   ibv_cq* send_cq;
   ibv_cq* recv_cq;
   PreparedOperation message;  ///< a send, or a write with immediate data
@@ -66,9 +68,9 @@ void post(ibv_qp* qp, ibv_send_wr& wr, Watchdog& dog) {
     dog.post_failed(rc);
 }
 
-void repost(ibv_qp* qp, ibv_recv_wr& wr, Watchdog& dog) {
+void repost(const EchoQueues& q, ibv_recv_wr& wr, Watchdog& dog) {
   ibv_recv_wr* bad = nullptr;
-  if (int rc = ibv_post_recv(qp, &wr, &bad); rc != 0) [[unlikely]]
+  if (int rc = post_receive(q.qp, q.srq, &wr, &bad); rc != 0) [[unlikely]]
     dog.post_failed(rc);
 }
 
@@ -124,7 +126,7 @@ void echo_client(const EchoQueues& q, Pacer& pacer, std::vector<Posted>& ring, S
       const Posted& p = ring[w.answered % ring.size()];
       sink.record(w.answered, p.intended, p.posted, now);
       ++w.answered;
-      repost(q.qp, r.receive, dog);
+      repost(q, r.receive, dog);
     }
   }
 }
@@ -136,7 +138,7 @@ void end_echo_run(const EchoQueues& q, Watchdog& dog) {
   reap_one(q.send_cq, dog);
   if (!reap_receive_or_marker(q.recv_cq, q.bytes, 0, dog, 0))
     throw Error("protocol error: the server answered the end of the run with a message");
-  repost(q.qp, r.receive, dog);
+  repost(q, r.receive, dog);
 }
 
 /// The server: answers each message as it arrives, `total` of them, or in
@@ -170,7 +172,7 @@ void echo_server(const EchoQueues& q, std::uint64_t total, bool markers, Watchdo
       out.imm_data = wc[k].imm_data;  // the index, as it came (writes)
       post(q.qp, out, dog);
       ++answered;
-      repost(q.qp, r.receive, dog);
+      repost(q, r.receive, dog);
       ended = ended || marker;
     }
   }
@@ -180,6 +182,7 @@ void echo_server(const EchoQueues& q, std::uint64_t total, bool markers, Watchdo
 
 SizeResult measure_open_loop_echo(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
   const EchoQueues q{.qp = v.qps.front().get(),
+                     .srq = v.srq.get(),
                      .send_cq = v.cq.get(),
                      .recv_cq = v.recv_cq.get(),
                      .message = prepare_operation(v, bytes),

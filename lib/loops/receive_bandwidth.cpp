@@ -1,7 +1,7 @@
 // The receiving side of send bandwidth: the server reaps receive completions
 // in batches and reposts each consumed receive at once on the QP it came
-// from, so the sender finds one posted (else it would stall on
-// receiver-not-ready retries). A counted run times its messages from the
+// from (or on the shared receive queue, --use-srq), so the sender finds one
+// posted (else it would stall on receiver-not-ready retries). A counted run times its messages from the
 // first arrival to the last; a -D run times the window that starts a tenth of
 // the duration after the first arrival and ends a tenth before the duration
 // is over, and ends when every QP has delivered its zero-length end marker.
@@ -20,6 +20,7 @@ namespace {
 struct ReceiveLoop {
   ibv_cq* cq;
   PreparedReceive receive;
+  ReceiveQueues queues;  ///< each lane's, or the one shared by all
   std::uint64_t bytes;
 };
 
@@ -53,15 +54,14 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
     for (int k = 0; k < n; ++k) {
       if (wc[k].status != IBV_WC_SUCCESS) [[unlikely]]
         dog.completion_failed(wc[k]);
-      const std::size_t index = receive_lane(wc[k], lanes.size());
+      const std::size_t index = L.queues.lane_of(wc[k]);
       Lane& lane = lanes[index];
       if (Timed && wc[k].byte_len == 0) {
         ++markers;  // the sender's deadline has passed on this QP
         continue;
       }
       check_received_length(wc[k].byte_len, L.bytes, L.receive.header_bytes);
-      tag_receive(wr, index);
-      if (int rc = ibv_post_recv(lane.qp, &wr, &bad); rc != 0) [[unlikely]]
+      if (int rc = L.queues.post(index, wr, bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
       ++lane.completed;
       ++received;
@@ -71,17 +71,15 @@ void receive_loop(const ReceiveLoop& L, std::vector<Lane>& lanes, std::uint64_t 
   }
   // The markers consumed receives too: put them back for the next size.
   if constexpr (Timed)
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      tag_receive(wr, i);
-      if (int rc = ibv_post_recv(lanes[i].qp, &wr, &bad); rc != 0) dog.post_failed(rc);
-    }
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      if (int rc = L.queues.post(i, wr, bad); rc != 0) dog.post_failed(rc);
 }
 
 }  // namespace
 
 SizeResult measure_receive_bandwidth(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
   SizeResult r = result_header(v, bytes);
-  const ReceiveLoop loop{v.recv_cq.get(), prepare_receive(v), bytes};
+  const ReceiveLoop loop{v.recv_cq.get(), prepare_receive(v), receive_queues(v), bytes};
   std::vector<Lane> lanes;
   for (auto& qp : v.qps) lanes.push_back(Lane{qp.get(), 0, 0, 0});
   auto warmup_lanes = lanes;

@@ -1,15 +1,17 @@
 #pragma once
 // The receiving half of a bidirectional send run (-b): while this side's
 // bandwidth loop sends, it also reaps the peer's messages and reposts each
-// consumed receive on the QP it came from, so neither side stalls the other
-// on receiver-not-ready retries. It measures nothing (each side reports what
-// it sends); it only knows when the peer is done: after `expected` messages
-// in a counted run, or after one zero-length end marker per QP in a -D run.
+// consumed receive on the QP it came from (or on the shared receive queue,
+// --use-srq), so neither side stalls the other on receiver-not-ready
+// retries. It measures nothing (each side reports what it sends); it only
+// knows when the peer is done: after `expected` messages in a counted run,
+// or after one zero-length end marker per QP in a -D run.
 #include <fmt/format.h>
 #include <infiniband/verbs.h>
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "loops/bandwidth_window.hpp"
@@ -27,15 +29,16 @@ struct NoReceives {
 
 class ReceiveReplenisher {
  public:
-  ReceiveReplenisher(ibv_cq* cq, const PreparedReceive& receive, std::uint64_t bytes,
-                     std::uint64_t expected, bool until_markers)
-      : cq_(cq), wr_(receive.wr), sges_(receive.sges), bytes_(bytes), expected_(expected),
-        until_markers_(until_markers) {
+  ReceiveReplenisher(ibv_cq* cq, const PreparedReceive& receive, ReceiveQueues queues,
+                     std::uint64_t bytes, std::uint64_t expected, bool until_markers)
+      : cq_(cq), wr_(receive.wr), sges_(receive.sges), queues_(std::move(queues)), bytes_(bytes),
+        expected_(expected), until_markers_(until_markers) {
     wr_.sg_list = sges_.data();
   }
 
   /// Reaps what has arrived (never more than the run expects) and reposts.
-  void service(const std::vector<Lane>& lanes, Watchdog& dog) {
+  /// The lanes are the sender's; the receive queues were given at construction.
+  void service(const std::vector<Lane>&, Watchdog& dog) {
     ibv_wc wc[16];
     const int n = ibv_poll_cq(cq_, 16, wc);
     if (n < 0) [[unlikely]]
@@ -49,9 +52,7 @@ class ReceiveReplenisher {
       else [[unlikely]]
         throw Error(fmt::format("received a {}-byte message where {} bytes were expected",
                                 wc[k].byte_len, bytes_));
-      const std::size_t index = receive_lane(wc[k], lanes.size());
-      tag_receive(wr_, index);
-      if (int rc = ibv_post_recv(lanes[index].qp, &wr_, &bad); rc != 0) [[unlikely]]
+      if (int rc = queues_.post(queues_.lane_of(wc[k]), wr_, bad); rc != 0) [[unlikely]]
         dog.post_failed(rc);
     }
   }
@@ -65,6 +66,7 @@ class ReceiveReplenisher {
   ibv_cq* cq_;
   ibv_recv_wr wr_;
   std::array<ibv_sge, 2> sges_;  // -b runs on RC only: no GRH entry in use
+  ReceiveQueues queues_;         // each QP's own, or the one shared by all (--use-srq)
   std::uint64_t bytes_;
   std::uint64_t expected_;
   bool until_markers_;

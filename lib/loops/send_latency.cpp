@@ -1,6 +1,7 @@
 // Send latency: ping-pong of two-sided sends. The client sends, then spins
 // on its receive queue for the server's reply; the server does the mirror
-// image. Each side reposts the receive it consumed once it has answered. A
+// image. Each side reposts the receive it consumed once it has answered (on
+// the shared receive queue with --use-srq). A
 // sample is the time between two consecutive posts, halved for one-way
 // latency as perftest does.
 // A -D run ends with a zero-length send each way: the server, which does not
@@ -8,6 +9,7 @@
 #include "loops/loop_kit.hpp"
 #include "loops/loops.hpp"
 #include "loops/latency_recorders.hpp"
+#include "loops/receive_lanes.hpp"
 
 namespace rdmabench::detail {
 
@@ -15,6 +17,7 @@ namespace {
 
 struct SendLatencyLoop {
   ibv_qp* qp;
+  ibv_srq* srq;  ///< --use-srq: where the consumed receive goes back; else null
   ibv_cq* send_cq;
   ibv_cq* recv_cq;
   PreparedOperation send;
@@ -63,7 +66,7 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
     if (L.initiator) receive(i);
     // The consumed receive goes back only now, off the path between a
     // message and its answer: the others posted cover the next message.
-    if (int rc = ibv_post_recv(L.qp, &rwr, &bad_receive); rc != 0) [[unlikely]]
+    if (int rc = post_receive(L.qp, L.srq, &rwr, &bad_receive); rc != 0) [[unlikely]]
       dog.post_failed(rc);
     if (final) break;
   }
@@ -74,7 +77,7 @@ void send_latency_loop(const SendLatencyLoop& L, Recorder& recorder, Watchdog& d
 }  // namespace
 
 SizeResult measure_send_latency(const LoopView& v, std::uint64_t bytes, const ClockInfo& clock) {
-  const SendLatencyLoop loop{v.qps.front().get(),         v.cq.get(), v.recv_cq.get(),
+  const SendLatencyLoop loop{v.qps.front().get(),         v.srq.get(), v.cq.get(), v.recv_cq.get(),
                              prepare_operation(v, bytes), prepare_receive(v), bytes,
                              v.role == Role::client};
   // UD drops a message that meets trouble, and a ping-pong then waits for

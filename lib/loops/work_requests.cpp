@@ -71,16 +71,38 @@ PreparedReceive prepare_receive(const LoopView& v) {
   return p;
 }
 
-void post_receives(const LoopView& v, std::uint32_t count) {
+ReceiveQueues receive_queues(const LoopView& v) {
+  std::vector<ibv_qp*> qps;
+  for (const auto& qp : v.qps) qps.push_back(qp.get());
+  return ReceiveQueues(std::move(qps), v.srq.get());
+}
+
+void fill_receives(const LoopView& v) {
   auto receive = prepare_receive(v);
   receive.wr.sg_list = receive.sges.data();
+  const ReceiveQueues queues = receive_queues(v);
   ibv_recv_wr* bad = nullptr;
-  for (std::size_t q = 0; q < v.qps.size(); ++q) {
-    tag_receive(receive.wr, q);
-    for (std::uint32_t i = 0; i < count; ++i)
-      if (int rc = ibv_post_recv(v.qps[q].get(), &receive.wr, &bad); rc != 0)
-        throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+  if (queues.shared()) {
+    // A shared receive is no QP's until one consumes it: the tag says nothing.
+    for (std::uint32_t i = 0; i < v.shared_receive_depth; ++i)
+      if (int rc = queues.post(0, receive.wr, bad); rc != 0)
+        throw_system_error("ibv_post_srq_recv", rc,
+                           "--use-srq's depth may exceed the shared receive queue");
+    return;
   }
+  for (std::size_t q = 0; q < queues.size(); ++q)
+    for (std::uint32_t i = 0; i < v.receive_queue_depth; ++i)
+      if (int rc = queues.post(q, receive.wr, bad); rc != 0)
+        throw_system_error("ibv_post_recv", rc, "-r/--rx-depth may exceed the receive queue");
+}
+
+void post_one_receive(const LoopView& v, std::size_t lane) {
+  auto receive = prepare_receive(v);
+  receive.wr.sg_list = receive.sges.data();
+  tag_receive(receive.wr, lane);
+  ibv_recv_wr* bad = nullptr;
+  if (int rc = post_receive(v.qps.at(lane).get(), v.srq.get(), &receive.wr, &bad); rc != 0)
+    throw_system_error(v.srq ? "ibv_post_srq_recv" : "ibv_post_recv", rc);
 }
 
 }  // namespace rdmabench::detail

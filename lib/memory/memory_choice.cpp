@@ -13,9 +13,9 @@ namespace rdmabench {
 
 namespace {
 
-constexpr const char* kValidForms = "valid: host, hugepage, cuda:N, cuda-host:N (N: GPU ordinal, 0 first)";
+constexpr const char* kValidForms = "valid: host, hugepage, cuda:N, cuda-host:N, rocm:N (N: GPU ordinal, 0 first)";
 
-/// The N of "cuda:N"; `text` is the whole option for the message.
+/// The N of "cuda:N" or "rocm:N"; `text` is the whole option for the message.
 int parse_ordinal(const std::string& digits, const std::string& text) {
   const bool all_digits = !digits.empty() && digits.size() <= 4 &&
                           std::all_of(digits.begin(), digits.end(),
@@ -48,9 +48,10 @@ std::string MemoryChoice::name() const {
     case Kind::cuda:
     case Kind::cuda_host: {
       const char* prefix = kind == Kind::cuda ? "cuda" : "cuda-host";
-      return cuda_bus_id.empty() ? fmt::format("{}:{}", prefix, cuda_device)
+      return cuda_bus_id.empty() ? fmt::format("{}:{}", prefix, gpu_device)
                                  : fmt::format("{}:{}", prefix, cuda_bus_id);
     }
+    case Kind::rocm: return fmt::format("rocm:{}", gpu_device);
   }
   return "?";
 }
@@ -63,7 +64,7 @@ MemoryChoice parse_memory_choice(const std::string& text) {
     return c;
   }
   for (auto [prefix, kind] : {std::pair{"cuda-host", MemoryChoice::Kind::cuda_host},
-                              std::pair{"cuda", MemoryChoice::Kind::cuda}}) {
+                              std::pair{"cuda", MemoryChoice::Kind::cuda}, std::pair{"rocm", MemoryChoice::Kind::rocm}}) {
     const std::string p = prefix;
     if (text == p) {
       c.kind = kind;
@@ -71,7 +72,7 @@ MemoryChoice parse_memory_choice(const std::string& text) {
     }
     if (text.starts_with(p + ":")) {
       c.kind = kind;
-      c.cuda_device = parse_ordinal(text.substr(p.size() + 1), text);
+      c.gpu_device = parse_ordinal(text.substr(p.size() + 1), text);
       return c;
     }
   }

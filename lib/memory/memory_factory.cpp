@@ -5,6 +5,7 @@
 #include "memory/cuda_memory.hpp"
 #include "memory/host_memory.hpp"
 #include "memory/memory_policy.hpp"
+#include "memory/rocm_memory.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "control/access_flags.hpp"
 
@@ -16,6 +17,7 @@ std::unique_ptr<MemoryProvider> make_memory_provider(const MemoryChoice& choice)
     case MemoryChoice::Kind::hugepage: return detail::make_host_memory(true);
     case MemoryChoice::Kind::cuda:
     case MemoryChoice::Kind::cuda_host: return detail::make_cuda_memory(choice);
+    case MemoryChoice::Kind::rocm: return detail::make_rocm_memory(choice);
   }
   throw Error("unknown memory kind");
 }
@@ -29,8 +31,9 @@ std::unique_ptr<MemoryProvider> prepare_memory(const MemoryChoice& choice, const
           fmt::format("write latency cannot run on {} memory: its loop polls the last byte of the "
                       "buffer from the CPU, which cannot read GPU memory",
                       memory->name()),
-          "give --write-with-imm (the target then polls a completion queue), or use "
-          "rdma_send_lat, or --mem cuda-host:N here");
+          fmt::format("give --write-with-imm (the target then polls a completion queue), or use "
+                      "rdma_send_lat, or --mem {} here",
+                      choice.is_cuda() ? "cuda-host:N" : "host"));
   return memory;
 }
 

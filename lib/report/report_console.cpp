@@ -34,6 +34,14 @@ std::string load_line(const LoadFigures& l) {
                      l.mean_gbps, l.stdev_gbps, l.intervals, l.intervals == 1 ? "" : "s");
 }
 
+/// "0 RNR NAKs sent, 2 received", or the one the device counts.
+std::string rnr_words(const ReceiverNotReady& n) {
+  if (n.naks_sent && n.naks_received)
+    return fmt::format("{} RNR NAKs sent, {} received", *n.naks_sent, *n.naks_received);
+  if (n.naks_sent) return fmt::format("{} RNR NAKs sent (those received are not counted)", *n.naks_sent);
+  return fmt::format("{} RNR NAKs received (those sent are not counted)", n.naks_received.value_or(0));
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(std::ostream& out) : out_(out) {}
@@ -50,6 +58,10 @@ class ConsoleReporter final : public Reporter {
     line("GID", fmt::format("index {}, {}, {} ({})", c.gid_index, c.gid_type, c.gid, c.gid_reason));
     line("MTU", fmt::format("{} bytes", c.mtu_bytes));
     line("Connection", fmt::format("{} queue pairs, {}, peer {}", c.connection_type, c.connection, c.peer));
+    if (!c.multicast_group.empty())
+      line("Multicast", fmt::format("group {}: the client sends to it, {} receiving QP{} on the server",
+                                    c.multicast_group, c.multicast_receivers,
+                                    c.multicast_receivers == 1 ? "" : "s"));
     const std::string device = c.local_memory_device.empty() ? "" : " [" + c.local_memory_device + "]";
     line("Memory", fmt::format("local {}{} (registration: {}), remote {}", c.local_memory, device,
                                c.memory_registration, c.remote_memory));
@@ -58,12 +70,18 @@ class ConsoleReporter final : public Reporter {
     line("Queue", fmt::format("{} QP{}, tx depth {} each, max inline {} bytes{}{}", c.queue_pairs,
                               c.queue_pairs == 1 ? "" : "s", c.tx_depth, c.max_inline,
                               inline_reason, c.bidirectional ? ", bidirectional" : ""));
+    if (c.srq_depth)
+      line("SRQ", fmt::format("depth {} shared by {} QP{} ({})", c.srq_depth, c.queue_pairs,
+                              c.queue_pairs == 1 ? "" : "s", c.srq_reason));
     if (c.parameters.run_infinitely)
       line("Duration", fmt::format("soak: until SIGINT or SIGTERM on either side, a record every {} s, "
                                    "each period timed whole",
                                    c.duration_s));
     else if (c.duration_s)
       line("Duration", fmt::format("{} s per size; the first and last tenth are not timed", c.duration_s));
+    if (c.parameters.repeats > 1)
+      line("Repeats", fmt::format("{} passes over the sizes on one connection, one run_id",
+                                  c.parameters.repeats));
     line("Clock", c.clock);
     if (!c.cpu_placement.empty()) line("CPU placement", c.cpu_placement);
     if (!c.gpu_relationship.empty()) line("GPU to device", c.gpu_relationship);
@@ -99,6 +117,11 @@ class ConsoleReporter final : public Reporter {
   }
 
   void size_done(const SizeResult& r) override {
+    // --repeat: a marker where each pass over the size list begins.
+    if (context_.parameters.repeats > 1 && r.repeat != repeat_marked_) {
+      fmt::print(out_, "{}repeat {} of {}\n", kNote, r.repeat, context_.parameters.repeats);
+      repeat_marked_ = r.repeat;
+    }
     if (r.period)
       fmt::print(out_, "{}soak period {}{}\n", kNote, r.period,
                  r.period_cut_short ? " (cut short by the stop signal)" : "");
@@ -129,16 +152,14 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "#{:>8} {:>14}   (measured by the peer)\n", r.bytes, r.iterations);
     }
     if (r.over_time) print_over_time(*r.over_time, r.server_bandwidth.has_value());
-    if (r.delivery) {
-      const auto& d = *r.delivery;
-      fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote,
-                 d.received, d.sent, d.lost(),
-                 d.sent ? 100.0 * static_cast<double>(d.lost()) / static_cast<double>(d.sent) : 0.0);
-    }
+    if (r.delivery) print_delivery(*r.delivery, r.delivery_per_receiver);
     if (r.validated)
       fmt::print(out_, "{}validated: every byte of 2 untimed messages of this size\n", kNote);
     print_cpu("client", r.cpu_client);
     print_cpu("server", r.cpu_server);
+    // With a shared receive queue, whether it ran dry: said even when not.
+    if (const auto& n = r.receiver_not_ready)
+      fmt::print(out_, "{}receiver not ready: {} ({})\n", kNote, rnr_words(*n), n->source);
     // Only counters that moved: a quiet port says nothing.
     if (const auto& k = r.counters; k && (!k->moved.empty() || !k->went_backwards.empty()))
       fmt::print(out_, "{}counters ({}): {}{}\n", kNote, k->source, describe_moved(*k),
@@ -159,6 +180,7 @@ class ConsoleReporter final : public Reporter {
   void end() override { fmt::print(out_, "{}\n", kRule); }
 
  private:
+  std::uint32_t repeat_marked_ = 0;  ///< the repeat whose marker was printed last
   void print_bandwidth(const SizeResult& r, const BandwidthFigures& b, const char* label, int directions = 1) {
     const double scale = context_.report_gbits ? 8.0 / 1000.0 : 1.0;  // MB/s -> Gb/s
     const auto& ceiling = context_.achievable.ceiling;
@@ -171,6 +193,26 @@ class ConsoleReporter final : public Reporter {
       std::string each;
       for (double v : b.per_qp_mb_per_s) each += fmt::format(" {:.2f}", v * scale);
       fmt::print(out_, "{}per QP average[{}]:{}\n", kNote, context_.report_gbits ? "Gb/sec" : "MB/sec", each);
+    }
+  }
+
+  /// What an unreliable receiver counted; with -g, the copies of every
+  /// receiver together, then each receiver's.
+  void print_delivery(const Delivery& d, const std::vector<ReceiverDelivery>& receivers) {
+    if (receivers.empty()) {
+      fmt::print(out_, "{}delivery: {} of {} messages sent arrived ({} lost, {:.2f}%)\n", kNote, d.received,
+                 d.sent, d.lost(), d.loss_percent());
+      return;
+    }
+    const std::uint64_t sent = receivers.front().delivery.sent;
+    fmt::print(out_, "{}delivery: {} of {} copies arrived ({} messages sent to the group x {} receiver{}; {} lost, "
+                     "{:.2f}%)\n",
+               kNote, d.received, d.sent, sent, receivers.size(), receivers.size() == 1 ? "" : "s", d.lost(),
+               d.loss_percent());
+    for (std::size_t i = 0; i < receivers.size(); ++i) {
+      const Delivery& own = receivers[i].delivery;
+      fmt::print(out_, "{}  receiver {} (QP {:#08x}): {} of {} arrived ({} lost, {:.2f}%)\n", kNote, i + 1,
+                 receivers[i].qp_number, own.received, own.sent, own.lost(), own.loss_percent());
     }
   }
 

@@ -1,4 +1,5 @@
 // JSON Lines: one object per message size, written by nlohmann::json.
+#include <algorithm>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -60,6 +61,10 @@ nlohmann::json to_json(const RunContext& c) {
       {"max_inline_bytes", c.max_inline},
       {"max_inline_reason", c.inline_reason},
       {"queue_pairs", c.queue_pairs},
+      {"srq", c.srq_depth ? nlohmann::json{{"depth", c.srq_depth},
+                                           {"queue_pairs", c.queue_pairs},
+                                           {"reason", c.srq_reason}}
+                          : nlohmann::json()},
       {"duration_s", c.duration_s},
       {"bidirectional", c.bidirectional},
       {"numa",
@@ -70,6 +75,9 @@ nlohmann::json to_json(const RunContext& c) {
       {"gpu_relationship",
        c.gpu_relationship.empty() ? nlohmann::json() : nlohmann::json(c.gpu_relationship)},
       {"passive_wait", c.passive_wait.empty() ? nlohmann::json() : nlohmann::json(c.passive_wait)},
+      {"multicast", c.multicast_group.empty() ? nlohmann::json()
+                                              : nlohmann::json{{"group", c.multicast_group},
+                                                               {"receivers", c.multicast_receivers}}},
       {"achievable", c.achievable.device_found ? to_json(c.achievable) : nlohmann::json()},
       {"parameters", parameters_json(c.parameters)},
   };
@@ -90,6 +98,10 @@ nlohmann::json to_json(const BandwidthFigures& b) {
 }
 
 namespace {
+
+nlohmann::json to_json(const Delivery& d) {
+  return {{"sent", d.sent}, {"received", d.received}, {"lost", d.lost()}, {"loss_percent", d.loss_percent()}};
+}
 
 /// Each figure by its name in figure_names.hpp (`p99_9_us`), and the count.
 nlohmann::json to_json(const LatencySummary& l) {
@@ -199,10 +211,15 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
     if (r.cpu_client) j["cpu"]["client"] = to_json(*r.cpu_client);
     if (r.cpu_server) j["cpu"]["server"] = to_json(*r.cpu_server);
   }
-  if (r.delivery)
-    j["delivery"] = {{"sent", r.delivery->sent},
-                     {"received", r.delivery->received},
-                     {"lost", r.delivery->lost()}};
+  if (r.delivery) {
+    j["delivery"] = to_json(*r.delivery);
+    // -g: the figures above are every receiver's copies together.
+    for (const ReceiverDelivery& each : r.delivery_per_receiver) {
+      nlohmann::json receiver = to_json(each.delivery);
+      receiver["qp_number"] = each.qp_number;
+      j["delivery"]["per_receiver"].push_back(receiver);
+    }
+  }
   if (r.validated) j["validated"] = true;
   if (const auto& k = r.counters)
     j["counters"] = {
@@ -212,10 +229,20 @@ nlohmann::json to_json(const SizeResult& r, const RunContext& c) {
         {"read", k->counters_read},
         {"moved", k->moved},
         {"went_backwards", k->went_backwards}};
+  if (const auto& n = r.receiver_not_ready) {
+    auto count = [](const std::optional<std::uint64_t>& v) {
+      return v ? nlohmann::json(*v) : nlohmann::json();
+    };
+    j["receiver_not_ready"] = {{"naks_sent", count(n->naks_sent)},
+                               {"naks_received", count(n->naks_received)},
+                               {"source", n->source}};
+  }
   if (r.counters && r.counters_per_interval)
     j["counters"]["per_interval"] = {{"interval_ms", r.counters_per_interval->interval_ms},
                                      {"ends_ms", r.counters_per_interval->ends_ms},
                                      {"moved", r.counters_per_interval->moved}};
+  j["repeat"] = r.repeat;
+  j["repeats"] = std::max<std::uint32_t>(c.parameters.repeats, 1);
   if (r.period) j["soak"] = {{"period", r.period}, {"cut_short", r.period_cut_short}};
   j["context"] = to_json(c);
   return j;

@@ -66,6 +66,8 @@ class CsvReporter final : public Reporter {
     columns.push_back(bw(std::string("both_") + names::kMessageRateMpps));
     for (const char* name : {"queue_pairs", "op", "bytes", "mean_Gbps", "stdev_Gbps", "intervals"})
       columns.push_back(names::flat(names::kLoadPrefix, name));
+    columns.push_back("repeat");
+    columns.push_back("repeats");
     out_ << fmt::format("{}\n", fmt::join(columns, ","));
   }
   void size_done(const SizeResult& r) override {
@@ -96,6 +98,7 @@ class CsvReporter final : public Reporter {
                  l->intervals);
     else
       out_ << ",,,,,,";
+    fmt::print(out_, ",{},{}", r.repeat, std::max<std::uint32_t>(context_.parameters.repeats, 1));
     out_ << '\n';
     out_.flush();
   }

@@ -38,6 +38,19 @@ void set_cm_ack_timeout(rdma_cm_id* cm_id, TransportKind transport, std::uint8_t
     throw_system_error(fmt::format("rdma_set_option(ACK_TIMEOUT {}) for {}", timeout, what), errno);
 }
 
+/// --use-srq: the one receive queue every QP of the run takes its receives
+/// from, as deep as the plan says (already checked against max_srq_wr).
+SharedReceiveQueue create_srq(ibv_pd* pd, const ConnectionPlan& plan, const std::string& device) {
+  ibv_srq_init_attr attr{};
+  attr.attr.max_wr = plan.shared_receive_depth;
+  attr.attr.max_sge = plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
+  SharedReceiveQueue srq(ibv_create_srq(pd, &attr));
+  if (!srq)
+    throw_system_error(fmt::format("ibv_create_srq ({} receives, for --use-srq)", plan.shared_receive_depth),
+                       errno, device + " may allow a smaller shared receive queue; lower -r or -q");
+  return srq;
+}
+
 }  // namespace
 
 DeviceLimits query_device_limits(ibv_context* context) {
@@ -49,6 +62,11 @@ DeviceLimits query_device_limits(ibv_context* context) {
   limits.max_cqe = device.max_cqe;
   limits.max_qp_init_rd_atom = device.max_qp_init_rd_atom;
   limits.max_qp_rd_atom = device.max_qp_rd_atom;
+  limits.max_srq = device.max_srq;
+  limits.max_srq_wr = device.max_srq_wr;
+  limits.max_srq_sge = device.max_srq_sge;
+  limits.max_mcast_grp = device.max_mcast_grp;
+  limits.max_mcast_qp_attach = device.max_mcast_qp_attach;
   limits.vendor_id = device.vendor_id;
   limits.vendor_part_id = device.vendor_part_id;
   return limits;
@@ -102,6 +120,7 @@ void Connection::create_shared(ConnectionPlan p) {
   if (!cq) throw_system_error("ibv_create_cq", errno);
   recv_cq.reset(ibv_create_cq(context, static_cast<int>(plan.receive_cq_entries), nullptr, nullptr, 0));
   if (!recv_cq) throw_system_error("ibv_create_cq (receives)", errno);
+  if (plan.shared_receive_depth) srq = create_srq(pd.get(), plan, port.device);
 
   local_psn = random_psn();
   const auto bytes = static_cast<std::size_t>(plan.buffer_bytes);
@@ -138,9 +157,12 @@ void Connection::add_queue_pair(rdma_cm_id* cm_id) {
     attr.qp_type = verbs_type(plan.qp_type);
     attr.sq_sig_all = 0;  // selective signaling: the loops choose
     attr.cap.max_send_wr = plan.send_queue_depth;
-    attr.cap.max_recv_wr = plan.receive_queue_depth;
+    // With a shared receive queue the QP has no receive queue of its own:
+    // the verbs ignore its receive capacities, so ask for none.
+    attr.srq = srq.get();
+    attr.cap.max_recv_wr = srq ? 0 : plan.receive_queue_depth;
     attr.cap.max_send_sge = 1;
-    attr.cap.max_recv_sge = plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
+    attr.cap.max_recv_sge = srq ? 0 : plan.qp_type == QpType::ud ? 2 : 1;  // GRH, then payload
     attr.cap.max_inline_data = inline_bytes;
     qp = create_qp(pd.get(), attr, cm_id);
     if (qp) {
@@ -196,6 +218,23 @@ void Connection::add_load_queue_pair(rdma_cm_id* cm_id) {
                        errno, port.device + " may allow fewer queue pairs; lower --load-qps");
   set_cm_ack_timeout(cm_id, transport.kind, plan.ack_timeout, "a load queue pair");
   load.qps.push_back(std::move(qp));
+}
+
+void Connection::join_multicast(const Gid& group, std::chrono::milliseconds timeout) {
+  // rdma_cm joins from an address of the port: on Ethernet an IPv4 one
+  // (it joins RoCE groups by IPv4 address), on InfiniBand the port's GID.
+  Gid local = transport.gid.gid;
+  if (port.link_layer == LinkLayer::ethernet && !is_ipv4_mapped(local)) {
+    local = choose_gid(port, std::nullopt, AddressFamily::ipv4).gid;
+    require(is_ipv4_mapped(local),
+            fmt::format("{} port {} has no IPv4 address among its GIDs: rdma_cm joins RoCE multicast groups "
+                        "from an IPv4 address",
+                        port.device, port.port),
+            "give the port's network interface an IPv4 address");
+  }
+  multicast = std::make_unique<MulticastMembership>(group, local, port.link_layer, port.device, timeout);
+  for (const QueuePair& qp : qps) multicast->attach(qp.get());
+  multicast_group = multicast->group();
 }
 
 void Connection::create_all(ConnectionPlan p) {

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -109,6 +110,25 @@ CounterDeltas counter_deltas(const CounterSnapshot& before, const CounterSnapsho
       d.moved[name] = now->second - then;
   }
   return d;
+}
+
+std::optional<ReceiverNotReady> receiver_not_ready(const CounterSnapshot& before,
+                                                   const CounterSnapshot& after) {
+  // The first of `names` read both times, as a delta; empty if none was.
+  auto delta = [&](std::initializer_list<const char*> names) -> std::optional<std::uint64_t> {
+    for (const char* name : names) {
+      const auto then = before.values.find(name);
+      const auto now = after.values.find(name);
+      if (then == before.values.end() || now == after.values.end()) continue;
+      if (now->second < then->second) return std::nullopt;  // reset or wrapped
+      return now->second - then->second;
+    }
+    return std::nullopt;
+  };
+  ReceiverNotReady rnr{delta({"send_rnr_err"}), delta({"rcvd_rnr_err", "rnr_nak_retry_err"}),
+                       after.source};
+  if (!rnr.naks_sent && !rnr.naks_received) return std::nullopt;
+  return rnr;
 }
 
 std::string describe_moved(const CounterDeltas& deltas) {

@@ -8,6 +8,7 @@
 #include "rdmabench/verbs/connection.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
+#include "rdmabench/verbs/multicast_group.hpp"
 
 namespace rdmabench {
 
@@ -26,13 +27,14 @@ void modify(ibv_qp* qp, ibv_qp_attr& attr, int mask, const char* state) {
 
 /// The route to the peer: its LID, and a GRH made from the GIDs where the
 /// transport routes globally (RoCE, which has no LIDs; InfiniBand with -x,
-/// for routed subnets).
+/// for routed subnets), and always to a multicast group, whose GID is how
+/// the fabric knows it (its LID too, on InfiniBand).
 ibv_ah_attr route_to(const Connection& c, const QpAddress& peer) {
   ibv_ah_attr ah{};
   ah.dlid = peer.lid;
   ah.sl = c.plan.qp.service_level;
   ah.port_num = c.port.port;
-  if (c.transport.global_route) {
+  if (c.transport.global_route || peer.qp_number == kMulticastQpNumber) {
     ah.is_global = 1;
     std::copy(peer.gid.begin(), peer.gid.end(), ah.grh.dgid.raw);
     ah.grh.sgid_index = static_cast<std::uint8_t>(c.transport.gid.index);

@@ -1,9 +1,10 @@
 // gpu_check: the GPU half of tools/gpu-check. On a machine with a GPU it
-// allocates device memory through rdmabench's CUDA plug-in, exports it as a
-// dma-buf, checks patterns through device copies and, when an RDMA device is
-// present, registers the memory by each path. One line per check:
-// PASS/FAIL/SKIP and why. Exit 0: all passed; 1: a check failed; 77: no
-// CUDA driver or GPU (nothing could be checked).
+// allocates device memory (cuda:N or rocm:N) through rdmabench's CUDA or
+// ROCm plug-in, exports it as a dma-buf, checks patterns through device
+// copies and, when an RDMA device is present, registers the memory by each
+// path. One line per check: PASS/FAIL/SKIP and why. Exit 0: all passed; 1: a
+// check failed; 77: no CUDA driver, HIP runtime or GPU (nothing could be
+// checked).
 #include <infiniband/verbs.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "memory/cuda/cuda_driver.hpp"
+#include "memory/gpu/gpu_device_memory.hpp"
 #include "rdmabench/verbs/device.hpp"
 #include "rdmabench/verbs/error.hpp"
 #include "rdmabench/memory/memory.hpp"
@@ -29,7 +30,7 @@ void report(const char* verdict, const std::string& what, const std::string& det
   if (std::strcmp(verdict, "FAIL") == 0) ++failures;
 }
 
-void check_patterns(MemoryProvider& memory, const Buffer& buffer) {
+void check_patterns(gpu::GpuDeviceMemory& memory, const Buffer& buffer) {
   for (std::size_t bytes : {std::size_t{1}, std::size_t{4096}, std::size_t{65537}, buffer.size()}) {
     for (std::uint32_t pass = 0; pass < 2; ++pass) {
       std::vector<std::byte> out(bytes), back(bytes);
@@ -37,30 +38,30 @@ void check_patterns(MemoryProvider& memory, const Buffer& buffer) {
       memory.copy_in(buffer, out);
       memory.copy_out(buffer, back);
       if (auto problem = check_pattern(back, pass)) {
-        report("FAIL", "pattern through cuMemcpyHtoD/DtoH", *problem);
+        report("FAIL", "pattern through the device copies", *problem);
         return;
       }
     }
   }
-  report("PASS", "patterns of 1 B to " + std::to_string(buffer.size()) + " B through cuMemcpyHtoD/DtoH");
+  report("PASS", "patterns of 1 B to " + std::to_string(buffer.size()) + " B through the device copies");
 }
 
-void check_dmabuf_export(const cuda::Driver& driver, const Buffer& buffer) {
-  const auto get_handle = driver.api().mem_get_handle_for_address_range;
-  if (!get_handle) {
-    report("FAIL", "dma-buf export", "the driver has no cuMemGetHandleForAddressRange (older than CUDA 11.7)");
+void check_dmabuf_export(const gpu::GpuDeviceMemory& memory, const Buffer& buffer) {
+  const auto exported = memory.export_dmabuf(reinterpret_cast<std::uintptr_t>(buffer.data()), buffer.size());
+  if (!exported.failure.empty()) {
+    report("FAIL", "dma-buf export", exported.failure + " (" + memory.registration_hints().dmabuf_needs + ")");
     return;
   }
-  int fd = -1;
-  const CUresult r = get_handle(&fd, reinterpret_cast<CUdeviceptr>(buffer.data()), buffer.size(),
-                                CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-  if (r != CUDA_SUCCESS) {
-    report("FAIL", "dma-buf export", driver.describe(r, "cuMemGetHandleForAddressRange") +
-                                         " (needs the NVIDIA open kernel module and Linux 5.12+)");
-    return;
-  }
-  ::close(fd);
-  report("PASS", "dma-buf export of " + std::to_string(buffer.size()) + " B (fd " + std::to_string(fd) + ")");
+  ::close(exported.fd);
+  report("PASS", "dma-buf export of " + std::to_string(buffer.size()) + " B (fd " + std::to_string(exported.fd) +
+                     ")");
+}
+
+/// The GPU's runtime is absent, or sees no GPU: nothing GPU-side can be checked.
+bool absent(const Error& e) {
+  for (const char* why : {"no CUDA driver", "no CUDA device", "no HIP runtime", "no ROCm device"})
+    if (std::strstr(e.what(), why)) return true;
+  return false;
 }
 
 /// Each registration path on its own, on the first RDMA device; one that
@@ -106,22 +107,24 @@ int main(int argc, char** argv) {
   MemoryChoice choice;
   try {
     choice = parse_memory_choice(memory_name);
-    auto driver = cuda::Driver::load(memory_name, std::to_string(choice.cuda_device));
-    report("INFO", "CUDA driver " + driver->library() +
-                       (driver->standin().empty() ? "" : " -- a " + driver->standin() + ", NOT a GPU"));
-    auto memory = make_memory_provider(choice);
-    report("PASS", memory->name() + " is " + memory->device_description());
-    Buffer buffer = memory->allocate(4 << 20);
+    if (!choice.is_gpu_device()) {
+      report("FAIL", memory_name, "not GPU device memory: give cuda:N or rocm:N");
+      return 1;
+    }
+    auto provider = make_memory_provider(choice);
+    auto& memory = dynamic_cast<gpu::GpuDeviceMemory&>(*provider);
+    report("INFO", memory.runtime());
+    report("PASS", memory.name() + " is " + memory.device_description());
+    Buffer buffer = memory.allocate(4 << 20);
     std::vector<std::byte> fresh(buffer.size());
-    memory->copy_out(buffer, fresh);
+    memory.copy_out(buffer, fresh);
     const bool zeroed = fresh == std::vector<std::byte>(buffer.size());
-    report(zeroed ? "PASS" : "FAIL", "cuMemAlloc of " + std::to_string(buffer.size()) + " B, zeroed by cuMemsetD8");
-    check_patterns(*memory, buffer);
-    check_dmabuf_export(*driver, buffer);
+    report(zeroed ? "PASS" : "FAIL", "allocation of " + std::to_string(buffer.size()) + " B, zeroed");
+    check_patterns(memory, buffer);
+    check_dmabuf_export(memory, buffer);
   } catch (const Error& e) {
-    const bool absent = std::strstr(e.what(), "no CUDA driver") || std::strstr(e.what(), "no CUDA device");
-    report(absent ? "SKIP" : "FAIL", "GPU checks", e.what());
-    if (absent) return 77;
+    report(absent(e) ? "SKIP" : "FAIL", "GPU checks", e.what());
+    if (absent(e)) return 77;
   }
   try {
     if (failures == 0) check_registration(choice);

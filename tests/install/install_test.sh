@@ -39,7 +39,7 @@ node_programs=(rdma_write_bw rdma_write_lat rdma_read_bw rdma_read_lat
                rdmabench-compare-perftest rdmabench-run-pair)
 sweep_programs=()
 [ -x "$build/bench/rdma_sweep" ] && sweep_programs=(rdma_sweep rdmabench-sweep-heatmaps)
-not_installed=(unit_tests lab_tests gpu_check bare_send_lat libcuda-standin.so
+not_installed=(unit_tests lab_tests gpu_check bare_send_lat libcuda-standin.so libhip-standin.so
                rdmabench-rdma-lab rdma-lab rdmabench-install-deps install-deps run-tests quickstart)
 mpi_pattern='mpi|pmix|ucx|fabric|hwloc'
 

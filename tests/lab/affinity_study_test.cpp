@@ -27,7 +27,9 @@ TEST_CASE("affinity study: quick host rows, GPU rows on the stand-in with relaxe
   const auto build = std::filesystem::path(RDMABENCH_BIN_DIR).parent_path();
   Process study({"/usr/bin/env", "RDMABENCH_BUILD=" + build.string(), "/usr/bin/python3",
                  std::string(RDMABENCH_SOURCE_DIR) + "/tools/gdr-affinity-study", "--no-lab", "--quick",
-                 "--iters", "100", "--tests", "write_bw", "--devices", d.name + ":" + d.address,
+                 // One repeat: the CI's time; tests/unit/tools/spread_test.py
+                 // checks the median, range and within-noise logic.
+                 "--iters", "100", "--repeats", "1", "--tests", "write_bw", "--devices", d.name + ":" + d.address,
                  "--out", out.string()});
   INFO(study.describe());
   REQUIRE(study.wait_for(std::chrono::seconds(280)) == 0);
@@ -48,6 +50,8 @@ TEST_CASE("affinity study: quick host rows, GPU rows on the stand-in with relaxe
     const auto& unpinned = host.at("results").at(test).at("off");
     CHECK(pinned.at("value").get<double>() > 0);
     CHECK(unpinned.at("value").get<double>() > 0);
+    CHECK(pinned.at("spread").at("runs") == 1);  // the binary's --repeat 1: one record
+    CHECK(pinned.at("spread").at("median") == pinned.at("value"));
     // The guest has one NUMA node, so rxe0 counts as on it and auto pins.
     CHECK(pinned.at("pinned_cpus") != "");
     CHECK(unpinned.at("pinned_cpus") == "");
@@ -55,6 +59,8 @@ TEST_CASE("affinity study: quick host rows, GPU rows on the stand-in with relaxe
   CHECK_FALSE(host.at("results").contains("read_bw"));  // not asked for
   CHECK_FALSE(host.at("results").contains("write_lat"));
   const auto markdown = read_file(out / "affinity.md");
+  CHECK_THAT(markdown, Catch::Contains("one run (1 run: no range)"));
+  CHECK_THAT(markdown, Catch::Contains("| 1 run: no range |"));  // the H->H row's auto vs off
   if (!kStandin) {
     for (std::size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].at("status") == "no GPU");
     CHECK_THAT(markdown, Catch::Contains("| H->D | no GPU | - | - | no GPU |"));

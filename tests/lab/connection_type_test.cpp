@@ -7,29 +7,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Run {
-  Pair pair;
-  nlohmann::json client, server;
-};
-
 /// Runs `binary` with `extra` on both sides of rxe0; both write JSON.
-Run json_pair(const std::string& binary, const Args& extra) {
-  TempDir tmp;
-  const auto client_json = (tmp.path / "client.json").string();
-  const auto server_json = (tmp.path / "server.json").string();
-  const Device d = roce();
-  Args server{"-d", d.name, "--json", server_json}, client{"-d", d.name, "--json", client_json};
-  server.insert(server.end(), extra.begin(), extra.end());
-  client.insert(client.end(), extra.begin(), extra.end());
-  Run run{run_pair_ok(binary, server, d.address, client), {}, {}};
-  INFO(run.pair.client->describe());
-  INFO(run.pair.server->describe());
-  const auto client_lines = read_json_lines(client_json);
-  const auto server_lines = read_json_lines(server_json);
-  REQUIRE(client_lines.size() == 1);
-  REQUIRE(server_lines.size() == 1);
-  run.client = client_lines[0];
-  run.server = server_lines[0];
+BothJsonPair json_pair(const std::string& binary, const Args& extra) {
+  auto run = run_pair_both_json(binary, roce(), extra);
   // One run, one id on both sides' records, so that they can be joined.
   CHECK(run.client.at("run_id").get<std::string>().size() == 14);
   CHECK(run.client.at("run_id") == run.server.at("run_id"));

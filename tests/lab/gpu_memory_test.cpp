@@ -1,5 +1,5 @@
 // GPU memory on one side of real pairs, with the stand-in CUDA driver
-// (tests/cuda_standin: host memory behind the CUDA entry points, loaded
+// (tests/gpu_standin: host memory behind the CUDA entry points, loaded
 // through RDMABENCH_CUDA_DRIVER as the real driver would be). What this
 // proves: the plug-in's dispatch, registration order and device copies
 // work end to end over kernel rxe/siw; not that a GPU moves data (that is
@@ -11,7 +11,7 @@
 
 #include "lab.hpp"
 #include "../scoped_env.hpp"
-#include "cuda_standin_env.hpp"
+#include "gpu_standin_env.hpp"
 
 using namespace lab;
 using namespace std::chrono_literals;

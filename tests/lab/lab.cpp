@@ -111,6 +111,25 @@ JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& b
   return result;
 }
 
+BothJsonPair run_pair_both_json(const std::string& binary, const Device& d, const Args& both) {
+  TempDir tmp;
+  const auto client_json = (tmp.path / "client.json").string();
+  const auto server_json = (tmp.path / "server.json").string();
+  Args server{"-d", d.name, "--json", server_json}, client{"-d", d.name, "--json", client_json};
+  server.insert(server.end(), both.begin(), both.end());
+  client.insert(client.end(), both.begin(), both.end());
+  BothJsonPair run{run_pair_ok(binary, server, d.address, client), {}, {}};
+  INFO(run.pair.client->describe());
+  INFO(run.pair.server->describe());
+  const auto client_lines = read_json_lines(client_json);
+  const auto server_lines = read_json_lines(server_json);
+  REQUIRE(client_lines.size() == 1);
+  REQUIRE(server_lines.size() == 1);
+  run.client = client_lines[0];
+  run.server = server_lines[0];
+  return run;
+}
+
 JsonLines run_with_stall(const std::string& binary, const Device& d, const Args& client_extra,
                          bool stop_server) {
   using namespace std::chrono_literals;

@@ -74,6 +74,16 @@ struct JsonPair {
 JsonPair run_pair_json(const std::string& binary, const Device& d, const Args& both,
                        const Args& client_only = {});
 
+/// A finished pair and both sides' one JSON line.
+struct BothJsonPair {
+  Pair pair;
+  nlohmann::json client, server;
+};
+
+/// run_pair_ok on device `d` with `both` on both sides, each side writing
+/// --json into a temp file; requires exactly one JSON line from each.
+BothJsonPair run_pair_both_json(const std::string& binary, const Device& d, const Args& both);
+
 /// Both sides' JSON lines of one run, and the client's console.
 struct JsonLines {
   nlohmann::json client, server;

@@ -48,7 +48,7 @@ nlohmann::json loaded_run(const std::string& binary, const Device& d, const Args
 
 }  // namespace
 
-TEST_CASE("latency under load: read_lat with 4 load QPs, and idle beside it", "[sanitizer][lab][load]") {
+TEST_CASE("latency under load: read_lat with 4 load QPs, and idle beside it", "[lab][load]") {
   for (const auto& d : {roce(), iwarp()}) {
     SECTION(d.name) {
       const auto loaded = loaded_run("rdma_read_lat", d, {"--load-qps", "4"}, "write");

@@ -73,7 +73,7 @@ TEST_CASE("a 200 ms stall shows in the open loop's p99, in the closed loop's max
 }
 
 TEST_CASE("open loop: a 200 ms stop of send_lat's responder shows in p99 and in the closed loop's max only",
-          "[sanitizer][lab][open-loop]") {
+          "[lab][open-loop]") {
   for (const auto& d : {roce(), iwarp()}) {
     SECTION(d.name) {
       const JsonLines open = run_with_stall("rdma_send_lat", d, {"--rate", "1000"}, true);

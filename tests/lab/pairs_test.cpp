@@ -1,6 +1,8 @@
 // Server/client pairs of both binaries on RoCEv2 (TCP exchange and rdma_cm)
 // and iWARP; the JSON must agree with the table, and the dumped samples must
 // reproduce the printed statistics.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -90,12 +92,37 @@ void latency_pair(const std::string& binary, const Device& d, const Args& extra,
   }
 }
 
+/// `repeats` > 1: the client asks for --repeat, and both sides' records
+/// must carry repeat 1..N of one run_id, with a table row per repeat.
 void bandwidth_pair(const std::string& binary, const Device& d, const Args& extra,
-                    const std::string& connection) {
+                    const std::string& connection, int repeats = 1) {
   const bool atomic = binary == "rdma_atomic_bw";
   const double bytes = atomic ? 8 : 65536;
-  auto [p, j] = run_pair_json(binary, d, extra, {"-n", "2000"});
+  TempDir tmp;
+  const auto client_json = (tmp.path / "client.json").string();
+  const auto server_json = (tmp.path / "server.json").string();
+  Args server{"-d", d.name, "--json", server_json}, client{"-d", d.name, "--json", client_json, "-n", "2000"};
+  server.insert(server.end(), extra.begin(), extra.end());
+  client.insert(client.end(), extra.begin(), extra.end());
+  if (repeats > 1) client.insert(client.end(), {"--repeat", std::to_string(repeats)});
+  auto p = run_pair_ok(binary, server, d.address, client);
   INFO(p.client->describe());
+  const auto client_lines = read_json_lines(client_json);
+  const auto server_lines = read_json_lines(server_json);
+  REQUIRE(client_lines.size() == static_cast<std::size_t>(repeats));
+  REQUIRE(server_lines.size() == static_cast<std::size_t>(repeats));
+  for (int k = 0; k < repeats; ++k)
+    for (const auto* line : {&client_lines[k], &server_lines[k]}) {
+      INFO("record " << k << ": " << line->dump());
+      CHECK(line->at("repeat") == k + 1);
+      CHECK(line->at("repeats") == repeats);
+      CHECK(line->at("run_id") == client_lines[0].at("run_id"));
+    }
+  const auto client_rows = table_rows(p.client->out());
+  REQUIRE(client_rows.size() == static_cast<std::size_t>(repeats));
+  if (repeats > 1) CHECK_THAT(p.client->out(), Catch::Contains(fmt::format("repeat {} of {}", repeats, repeats)));
+  const auto& j = client_lines.back();
+  const auto rows = std::vector<std::vector<double>>{client_rows.back()};
   CHECK(j.at("context").at("transport") == d.kind);
   CHECK(j.at("context").at("connection") == connection);
   const auto& b = j.at("bandwidth");
@@ -106,19 +133,19 @@ void bandwidth_pair(const std::string& binary, const Device& d, const Args& extr
   CHECK(std::abs(average - bytes * 2000 / b.at("seconds").get<double>() / 1e6) < 1e-6 * average);
   CHECK(std::abs(b.at("message_rate_Mpps").get<double>() * bytes - average) < 1e-6 * average);
 
-  const auto rows = table_rows(p.client->out());
-  REQUIRE(rows.size() == 1);  // bytes iterations peak average msgrate warmup
+  // bytes iterations peak average msgrate warmup: the last repeat's row
   CHECK(rows[0][0] == bytes);
   CHECK(rows[0][1] == 2000);
   check_close(rows[0][2], b.at("peak_MBps"));
   check_close(rows[0][3], average);
   CHECK(std::abs(rows[0][4] - b.at("message_rate_Mpps").get<double>()) < 1e-6);
+  CHECK(rows[0][0] == client_rows.front()[0]);  // each repeat the same size
 
   // The receiver of sends measures too (its CPU reaps every message); the
   // target of one-sided operations says it did not.
   const auto server_rows = table_rows(p.server->out());
   if (binary == "rdma_send_bw") {
-    REQUIRE(server_rows.size() == 1);
+    REQUIRE(server_rows.size() == static_cast<std::size_t>(repeats));
     CHECK(server_rows[0][3] > 0);
   } else {
     CHECK(server_rows.empty());
@@ -140,8 +167,8 @@ TEST_CASE("write_lat pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
 TEST_CASE("write_bw pair on RoCEv2 with the TCP exchange", "[sanitizer][lab][rxe]") {
   bandwidth_pair("rdma_write_bw", roce(), {}, "out-of-band TCP");
 }
-TEST_CASE("write_bw pair on RoCEv2 with rdma_cm", "[lab][rxe]") {
-  bandwidth_pair("rdma_write_bw", roce(), {"-R"}, "rdma_cm");
+TEST_CASE("write_bw pair on RoCEv2 with rdma_cm, --repeat 2", "[lab][rxe][repeat]") {
+  bandwidth_pair("rdma_write_bw", roce(), {"-R"}, "rdma_cm", 2);
 }
 TEST_CASE("write_bw pair on iWARP picks rdma_cm by itself", "[lab][siw]") {
   bandwidth_pair("rdma_write_bw", iwarp(), {}, "rdma_cm");

@@ -11,6 +11,14 @@ device-to-host and host-to-device differ on one box.
 Usage: tools/gdr-affinity-study [--devices DEV[:ADDR]] [--gpus 0,1] [--out DIR]
                                 [--quick] [--bw-size BYTES] [-n N | -D S] [--no-lab]
                                 [--tests write_bw,read_bw,write_lat] [--standin]
+                                [--repeats N]
+
+Each cell is one pair run measuring its size --repeats times over one
+connection (the binaries' --repeat; 3 by default): the tables and the plot
+give the median and the min-max range, and where --numa auto and off are
+within noise of each other (their ranges overlap) the table says so, so
+that no single run reads as a finding. With --repeats 1 a cell has no range
+and the table says "1 run: no range".
 
 "A->B" names where the data starts and where it lands: for writes the
 client's buffer is A and the server's B; for reads the server's is A and the
@@ -42,13 +50,13 @@ import sys
 import tempfile
 import time
 
-from . import common_options, lab, pair, paths, records, version
+from . import common_options, lab, pair, paths, records, spread, version
 
 PROG = "gdr-affinity-study"
 PLACEMENTS = ["H->H", "H->D", "D->H", "D->D"]
 NUMA_MODES = ["auto", "off"]
 RELAXED_ORDERING = ["on", "off"]  # GPU rows are measured with each
-# The stand-in GPU (tests/cuda_standin): one device at PCI 0000:10:00.0.
+# The stand-in GPU (tests/gpu_standin, the CUDA one): one device at PCI 0000:10:00.0.
 STANDIN_GPU = {"index": 0, "pci_address": "0000:10:00.0", "vendor": "NVIDIA", "numa_node": None,
                "standin": True}
 # name: (binary, figure key in our JSON Lines, label, unit, True when the
@@ -122,7 +130,8 @@ class Study:
         self.port = 20000 + 2 * random.randrange(10000)
 
     def measure(self, test, client_mem, server_mem, numa, relaxed):
-        """One server/client pair; the client's first JSON Lines record, or {'error': ...}."""
+        """One server/client pair measuring --repeats times; the client's JSON
+        Lines records (one per repeat), or {'error': ...}."""
         binary, _, _, _, _ = TESTS[test]
         self.port += 2
         common = [self.bins[binary], "-d", self.nic["name"], "-p", str(self.port), "--numa", numa,
@@ -134,11 +143,14 @@ class Study:
             error = run_pair(common + ["--mem", server_mem],
                              common + ["--mem", client_mem] + size +
                              common_options.run_length_args(self.args, self.args.iters) +
-                             ["--json", out.name, self.address],
-                             timeout=self.args.timeout)
+                             ["--repeat", str(self.args.repeats), "--json", out.name, self.address],
+                             timeout=self.args.timeout * self.args.repeats)
             if error:
                 return {"error": error}
-            return json.loads(open(out.name).readline())
+            records = [json.loads(line) for line in open(out.name) if line.strip()]
+            if len(records) != self.args.repeats:
+                return {"error": f"client: {len(records)} records for --repeat {self.args.repeats}"}
+            return records
 
     def row(self, placement, gpu, cuda_index, relaxed):
         source, destination = placement.split("->")
@@ -150,13 +162,17 @@ class Study:
             client_mem = mem[source if client_is_source else destination]
             server_mem = mem[destination if client_is_source else source]
             for numa in NUMA_MODES:
-                record = self.measure(test, client_mem, server_mem, numa, relaxed)
-                if "error" in record:
-                    results.setdefault(test, {})[numa] = {"error": record["error"]}
+                records = self.measure(test, client_mem, server_mem, numa, relaxed)
+                if "error" in records:
+                    results.setdefault(test, {})[numa] = {"error": records["error"]}
                     continue
-                context = record["context"]
+                context = records[0]["context"]
+                cell = spread.summarize([r[block][key] for r in records])
                 results.setdefault(test, {})[numa] = {
-                    "figure": f"{block}.{key}", "value": record[block][key], "unit": unit,
+                    # "value" is the median of the repeats (the one figure
+                    # of earlier results); "spread" has the range.
+                    "figure": f"{block}.{key}", "value": cell["median"], "spread": cell, "unit": unit,
+                    "run_id": records[0]["run_id"],
                     "client_memory": client_mem, "server_memory": server_mem,
                     "pinned_cpus": context["numa"]["pinned_cpus"],
                     "cpu_placement": context["numa"]["placement"],
@@ -244,17 +260,60 @@ def measure_all(a, bins):
             r["results"] = study.row(r["placement"], r["gpu"], r.get("cuda_index"), r["relaxed_ordering"])
             r["status"] = "measured"
     return {**records.header(), "nic": nic, "address": study.address, "topology": topo, "rows": rows,
-            "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters,
+            "settings": {"bw_size": a.bw_size, "lat_size": a.lat_size, "iters": a.iters, "repeats": a.repeats,
                          "duration_s": a.duration, "quick": a.quick,
                          "tests": [t for t in TESTS if t in a.tests], "standin": standin,
                          "lab": bool(os.environ.get("RDMABENCH_LAB"))}}
+
+
+def cell_spread(r):
+    """A result's median and range ({'runs': 1, ...} for one from before --repeats)."""
+    return r.get("spread") or spread.summarize([r["value"]])
 
 
 def cell(row, test, numa):
     if row["status"] != "measured":
         return row["status"]
     r = row["results"][test][numa]
-    return f"{r['value']:.2f}" if "value" in r else "failed: " + r["error"].replace("|", "/")
+    return spread.cell_text(cell_spread(r)) if "value" in r else "failed: " + r["error"].replace("|", "/")
+
+
+def numa_verdict(row, test):
+    """--numa auto against off in one row: within noise, or which is better."""
+    if row["status"] != "measured":
+        return "-"
+    auto, off = (row["results"][test][n] for n in NUMA_MODES)
+    if "value" not in auto or "value" not in off:
+        return "-"
+    return spread.compare(cell_spread(auto), cell_spread(off), "auto", "off",
+                          higher_is_better=TESTS[test][3] != "usec")
+
+
+def direction_table(study, tests):
+    """D->H against H->D for each GPU and relaxed ordering, per --numa: the
+    question this study answers most, with differences inside the noise
+    marked as such."""
+    measured = {(r["placement"], r["gpu"]["index"] if r["gpu"] else None, r.get("relaxed_ordering")): r
+                for r in study["rows"] if r["status"] == "measured"}
+    lines = []
+    for (placement, gpu, relaxed), to_host in measured.items():
+        to_device = measured.get(("H->D", gpu, relaxed))
+        if placement != "D->H" or to_device is None:
+            continue
+        if not lines:
+            lines = ["", "D->H against H->D (" + spread.RULE + "):", "",
+                     "| GPU | relaxed ordering | " + " | ".join(f"{TESTS[t][2]} numa {n}" for t in tests
+                                                             for n in NUMA_MODES) + " |",
+                     "|" + "---|" * (2 + len(tests) * len(NUMA_MODES))]
+        verdicts = []
+        for t in tests:
+            for n in NUMA_MODES:
+                a, b = to_host["results"][t][n], to_device["results"][t][n]
+                verdicts.append("-" if "value" not in a or "value" not in b else
+                                spread.compare(cell_spread(a), cell_spread(b), "D->H", "H->D",
+                                               higher_is_better=TESTS[t][3] != "usec"))
+        lines.append(f"| GPU{gpu} | {relaxed} | " + " | ".join(verdicts) + " |")
+    return lines
 
 
 def markdown(study):
@@ -275,13 +334,23 @@ def markdown(study):
     if s.get("standin"):
         lines += ["- GPU rows: the test stand-in CUDA driver (host memory the CPU cannot touch once registered): "
                   "the GPU path is exercised, no GPU is measured", ""]
-    header = ["placement", "GPU", "GPU-NIC", "relaxed ordering"] + [f"{TESTS[t][2]} [{TESTS[t][3]}] numa {n}"
-                                                                    for t in tests for n in NUMA_MODES]
+    repeats = s.get("repeats", 1)
+    lines += [f"- each cell: the median of {repeats} repeats over one connection (--repeat {repeats}), "
+              f"with the min-max range in parentheses; auto vs off says {spread.RULE}"
+              if repeats > 1 else f"- each cell: one run ({spread.NO_RANGE}); --repeats 3 or more gives a "
+              "range and says which differences are within noise", ""]
+    header = ["placement", "GPU", "GPU-NIC", "relaxed ordering"]
+    for t in tests:
+        header += [f"{TESTS[t][2]} [{TESTS[t][3]}] numa {n}" for n in NUMA_MODES] + [f"{TESTS[t][2]}: auto vs off"]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in study["rows"]:
         gpu = "-" if r["placement"] == "H->H" else ("no GPU" if r["gpu"] is None else gpu_label(r["gpu"]))
+        cells = []
+        for t in tests:
+            cells += [cell(r, t, n) for n in NUMA_MODES] + [numa_verdict(r, t)]
         lines.append("| " + " | ".join([r["placement"], gpu, r["relationship"] or "-", r.get("relaxed_ordering") or "-"] +
-                                       [cell(r, t, n) for t in tests for n in NUMA_MODES]) + " |")
+                                       cells) + " |")
+    lines += direction_table(study, tests)
     legend = study["topology"]["legend"]
     lines += ["", "GPU-NIC: " + "; ".join(f"{k} {legend[k]}" for k in ("PIX", "PXB", "PHB", "NODE", "SYS")), ""]
     return "\n".join(lines)
@@ -293,26 +362,41 @@ def plot(study, path):
     import matplotlib.pyplot as plt
     rows = study["rows"]
     tests = study["settings"].get("tests", list(TESTS))
-    labels = [r["placement"] + ("" if r["gpu"] is None else f"\nGPU{r['gpu']['index']} {r['relationship'] or ''}")
-              + ("" if r["gpu"] is None else f"\nRO {r.get('relaxed_ordering')}") for r in rows]
-    fig, axes = plt.subplots(1, len(tests), figsize=(5 * len(tests), 4.5), squeeze=False)
-    for ax, test in zip(axes[0], tests):
+    labels = [bar_label(r) for r in rows]
+    repeats = study["settings"].get("repeats", 1)
+    # Width by bar count, one panel a row: each group of bars gets room for
+    # its label, which is short lines rotated a little.
+    width = max(6.0, 0.9 * len(rows) + 1.5)
+    fig, axes = plt.subplots(len(tests), 1, figsize=(width, 3.8 * len(tests) + 0.6), squeeze=False)
+    for ax, test in zip(axes[:, 0], tests):
         _, _, label, unit, _ = TESTS[test]
         for k, numa in enumerate(NUMA_MODES):
             xs = [i + (k - 0.5) * 0.38 for i in range(len(rows))]
-            values = [r["results"][test][numa].get("value", 0) if r["status"] == "measured" else 0 for r in rows]
-            ax.bar(xs, values, width=0.38, label=f"--numa {numa}")
+            cells = [cell_spread(r["results"][test][numa])
+                     if r["status"] == "measured" and "value" in r["results"][test][numa] else None for r in rows]
+            values = [0 if c is None else c["median"] for c in cells]
+            ax.bar(xs, values, width=0.38, label=f"--numa {numa}",
+                   yerr=spread.error_bars(cells) if repeats > 1 else None, capsize=3)
         for i, r in enumerate(rows):
             if r["status"] != "measured":
                 ax.text(i, 0, r["status"], rotation=90, ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(range(len(rows)), labels, fontsize=8)
-        ax.set_title(label)
+            elif repeats > 1 and numa_verdict(r, test) == "within noise":
+                ax.text(i, 0, "within\nnoise", ha="center", va="bottom", fontsize=7)
+        ax.set_xticks(range(len(rows)), labels, fontsize=8, rotation=30, ha="right", rotation_mode="anchor")
+        ax.set_title(label + (f": median of {repeats}, bars min-max" if repeats > 1 else ": 1 run, no range"))
         ax.set_ylabel(unit)
         ax.legend(fontsize=8)
     fig.suptitle(f"{study['nic']['name']}: placement and CPU affinity"
                  + (" (soft-RDMA lab, emulated)" if study["settings"]["lab"] else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+
+
+def bar_label(row):
+    """Short lines for one group of bars: 'D->H', 'GPU0 stand-in', 'RO on'."""
+    if row["gpu"] is None:
+        return row["placement"]
+    return f"{row['placement']}\nGPU{row['gpu']['index']} {row['relationship'] or ''}\nRO {row.get('relaxed_ordering')}"
 
 
 def render(study, out):
@@ -349,7 +433,10 @@ def main():
     common_options.add_run_length(p, "5000; 200 with --quick")
     p.add_argument("--bw-size", type=int, default=65536, help="bandwidth message size in bytes")
     p.add_argument("--lat-size", type=int, default=8, help="latency message size in bytes")
-    p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take")
+    p.add_argument("--timeout", type=int, default=300, help="seconds one client run may take, per repeat")
+    p.add_argument("--repeats", type=common_options.positive_int, default=3,
+                   help="measurements of each cell, over one connection (the binaries' --repeat; default 3): "
+                        "the report gives the median and min-max range, and marks differences within noise")
     p.add_argument("--no-lab", action="store_true", help="never use tools/rdma-lab; fail without a device")
     common_options.add_tests(p, list(TESTS))
     p.add_argument("--standin", action="store_true",
@@ -357,6 +444,8 @@ def main():
     p.add_argument("--measure-only", metavar="FILE", help=argparse.SUPPRESS)  # the lab's half of a lab run
     a = p.parse_args()
     a.iters = a.iters or (200 if a.quick else 5000)
+    if a.repeats > 1000:
+        p.error(f"--repeats {a.repeats}: expected 1 to 1000 (the binaries' --repeat)")
     if a.devices and len(a.devices) != 1:
         p.error(f"--devices: one device for the study, not {len(a.devices)}")
     a.out = os.path.realpath(common_options.out_folder(a, PROG))

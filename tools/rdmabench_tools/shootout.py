@@ -1,7 +1,7 @@
 """transport-shootout - RoCEv2 vs InfiniBand vs iWARP (and TCP) in one command.
 
 Usage: tools/transport-shootout [--quick] [-n N] [--out DIR] [-d|--devices DEV[:ADDR],...]
-                                [--peer HOST] [--tests lat,bw,streams,load,tcp] [--lab]
+                                [--peer HOST] [--tests lat,bw,streams,load,tcp] [--lab] [--repeats N]
        tools/transport-shootout --render DIR
 
 Finds this machine's RDMA devices (or takes --devices), classifies each with
@@ -26,6 +26,12 @@ device names there; ADDR in --devices is the peer's address for that
 device, default HOST). Without it, server and client share this machine and
 talk through the device's own IP (the kernel loops local TCP through lo).
 
+Each RDMA latency and bandwidth cell is one pair measuring --repeats times
+over one connection (the binaries' --repeat; 3 by default): the table gives
+the median with its min-max range, the plots error bars, and each row says
+whether its transports are within noise of each other (ranges overlap).
+With --repeats 1 a cell has no range and the row says "1 run: no range".
+
 --quick takes about a minute in the lab; the default full plan is longer,
 with more sizes, iterations and streams. --render DIR redraws the report of
 an earlier run from its results.json.
@@ -41,7 +47,7 @@ import sys
 import time
 
 from . import lab as lab_helper
-from . import common_options, pair, paths, records, version
+from . import common_options, pair, paths, records, spread, version
 from .devices import command_output, ipv4_of, netdev_of, read_text
 
 PROG = "transport-shootout"
@@ -135,8 +141,8 @@ def choose_columns(found, wanted, peer):
 class Runner:
     """Runs server/client pairs (pair.run_pairs), each on fresh ports, logs under DIR/logs."""
 
-    def __init__(self, out, peer, timeout):
-        self.out, self.peer, self.timeout = out, peer, timeout
+    def __init__(self, out, peer, timeout, repeats=1):
+        self.out, self.peer, self.timeout, self.repeats = out, peer, timeout, repeats
         self.ports = pair.Ports()
         os.makedirs(os.path.join(out, "logs"), exist_ok=True)
         os.makedirs(os.path.join(out, "raw"), exist_ok=True)
@@ -158,22 +164,40 @@ class Runner:
         return self.pairs(binary, device, address, options, [name],
                           [os.path.join(self.out, "raw", name + ".json")], extra_client)[0]
 
+    def repeated(self, binary, device, address, options, name, extra_client=None):
+        """One pair measuring self.repeats times over its connection (--repeat);
+        its client's JSON lines, one per repeat, kept as raw/NAME.json."""
+        path = os.path.join(self.out, "raw", name + ".json")
+        extra = (["--repeat", str(self.repeats)] if self.repeats > 1 else []) + (extra_client or [])
+        self.pairs(binary, device, address, options, [name], [path], extra)
+        records = read_json_lines(path)
+        if len(records) != self.repeats:
+            raise RuntimeError(f"{path}: {len(records)} records for --repeat {self.repeats}")
+        return records
+
     def latency(self, binary, device, address, options, name, test, size, extra_client=None):
-        """One latency pair with every sample kept; its measurement."""
+        """One latency pair with every sample kept (every repeat's); its
+        measurement: each figure the median of the repeats, with its spread."""
         samples = os.path.join("raw", name + ".samples.txt")
-        j = self.one(binary, device, address, options + ["-s", str(size)], name,
-                     ["--dump-samples", os.path.join(self.out, samples)] + (extra_client or []))
-        return [{"test": test, "bytes": size, "samples_file": samples, "iterations": j["iterations"],
-                 "figures": {k: j["latency"][k] for k in ("median_us", "p99_us", "p99_9_us", "mean_us", "min_us", "max_us")},
-                 "result": j}]
+        js = self.repeated(binary, device, address, options + ["-s", str(size)], name,
+                           ["--dump-samples", os.path.join(self.out, samples)] + (extra_client or []))
+        spreads = {k: spread.summarize([j["latency"][k] for j in js])
+                   for k in ("median_us", "p99_us", "p99_9_us", "mean_us", "min_us", "max_us")}
+        return [{"test": test, "bytes": size, "samples_file": samples, "iterations": js[0]["iterations"],
+                 "repeats": len(js), "figures": {k: s["median"] for k, s in spreads.items()},
+                 "spread": spreads, "result": js[-1]}]
+
+
+def read_json_lines(path):
+    with open(path) as f:
+        lines = [json.loads(l) for l in f if l.strip()]
+    if not lines:
+        raise RuntimeError(f"{path}: the client wrote no result")
+    return lines
 
 
 def read_json_line(path):
-    with open(path) as f:
-        lines = [l for l in f if l.strip()]
-    if not lines:
-        raise RuntimeError(f"{path}: the client wrote no result")
-    return json.loads(lines[-1])
+    return read_json_lines(path)[-1]
 
 
 def cpu_figures(j):
@@ -219,9 +243,15 @@ def rdma_steps(col, plan, tests, qp_option):
         def run(r):
             name = f"{dev}-write_bw-{size}"
             iters = bw_iterations(plan, size)
-            j = r.one("rdma_write_bw", dev, addr, ["-s", str(size), "-n", str(iters), "--cpu-util"], name)
-            figures = {"average_MBps": j["bandwidth"]["average_MBps"], **cpu_figures(j)}
-            return [{"test": "write_bw", "bytes": size, "iterations": iters, "figures": figures, "result": j}]
+            js = r.repeated("rdma_write_bw", dev, addr, ["-s", str(size), "-n", str(iters), "--cpu-util"], name)
+            spreads = {"average_MBps": spread.summarize([j["bandwidth"]["average_MBps"] for j in js])}
+            for key in cpu_figures(js[0]):
+                values = [cpu_figures(j)[key] for j in js if cpu_figures(j)[key] is not None]
+                if values:
+                    spreads[key] = spread.summarize(values)
+            figures = {**cpu_figures(js[0]), **{k: s["median"] for k, s in spreads.items()}}
+            return [{"test": "write_bw", "bytes": size, "iterations": iters, "repeats": len(js),
+                     "figures": figures, "spread": spreads, "result": js[-1]}]
         return run
 
     def streams(n):
@@ -398,6 +428,7 @@ def measure(args, out, lab):
     absent = [{"id": t, "kind": "absent", "transport": t, "status": "absent",
                "errors": [], "reason": "not present on this machine"} for t in TRANSPORTS if t not in present]
     qp_option = has_qp_option()
+    plan["cell_repeats"] = args.repeats  # each latency and bandwidth pair's --repeat
     results = {**records.header(), "tool": PROG, "mode": "quick" if args.quick else "full", "plan": plan,
                "tests": sorted(tests),
                "context": context(args, lab), "devices_found": found,
@@ -409,7 +440,7 @@ def measure(args, out, lab):
             log(c["errors"][0])
     work = [(c, s) for c in rdma if c["status"] == "ok" for s in rdma_steps(c, plan, tests, qp_option)]
     work += [(c, s) for c in tcp for s in tcp_steps(c, plan, tests)]
-    runner = Runner(out, args.peer, plan["run_timeout"])
+    runner = Runner(out, args.peer, plan["run_timeout"] * args.repeats, args.repeats)
     t0 = time.monotonic()
     for i, (col, (label, step)) in enumerate(work, 1):
         start = time.monotonic()
@@ -444,9 +475,15 @@ def main():
     p.add_argument("--peer", help="run the servers on this host over ssh")
     common_options.add_tests(p, TESTS)
     p.add_argument("--lab", action="store_true", help="use the soft-RDMA lab even if devices exist")
+    p.add_argument("--repeats", type=common_options.positive_int, default=3,
+                   help="measurements of each RDMA latency and bandwidth cell over one connection (the "
+                        "binaries' --repeat; default 3): the report gives the median, its min-max range, "
+                        "and which differences are within noise")
     p.add_argument("--render", metavar="DIR", help="only redraw the report of DIR/results.json")
     p.add_argument("--no-render", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.repeats > 1000:
+        p.error(f"--repeats {args.repeats}: expected 1 to 1000 (the binaries' --repeat)")
     if args.render:
         sys.exit(0 if render(args.render) else 1)
     args.tests = set(args.tests)

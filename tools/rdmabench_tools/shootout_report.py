@@ -13,6 +13,8 @@ import matplotlib.patches
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
+from . import spread  # noqa: E402
+
 COLORS = {"InfiniBand": "#2ca02c", "RoCEv2": "#1f77b4", "RoCEv1": "#17becf", "iWARP": "#ff7f0e"}
 TCP_STYLES = [("#555555", "--"), ("#999999", ":"), ("#333333", "-.")]
 STAT_NAMES = {"median_us": "median", "p99_us": "P99", "p99_9_us": "P99.9"}
@@ -82,15 +84,36 @@ def missing_cell(c, why_not_run="not run"):
     return why_not_run
 
 
+def figure_cell(m, key):
+    """A figure of a measurement: the median of its repeats with their
+    min-max range, or the one value where it has no range."""
+    s = (m.get("spread") or {}).get(key)
+    if s and s["runs"] > 1:
+        return f"{fmt(s['median'])} ({fmt(s['min'])}-{fmt(s['max'])})"
+    return fmt(m["figures"][key])
+
+
+def spread_of(m, key):
+    """The figure's spread over its repeats; None where it has none."""
+    return None if m is None else (m.get("spread") or {}).get(key)
+
+
+def noise_verdict(res, spreads, lower_is_better):
+    """Whether a row's transports differ by more than their noise (spread.best_of)."""
+    return spread.best_of([(column_title(c), s) for c, s in spreads], lower_is_better)
+
+
 def table_rows(res):
-    """[(metric, unit, {column id: cell text})], each number from results.json."""
+    """[(metric, unit, {column id: cell text}, noise verdict)], each number from results.json."""
     plan, rows = res.r["plan"], []
 
-    def row(metric, unit, cell):
+    def row(metric, unit, cell, spread_for=None):
         cells = {c["id"]: cell(c) for c in res.columns}
         if any(v not in ("not run", "not present on this machine", "failed", "n/a")
                for v in cells.values()):
-            rows.append((metric, unit, cells))
+            verdict = "-" if spread_for is None else noise_verdict(
+                res, [(c, spread_for(c)) for c in res.columns if c["kind"] == "rdma"], unit == "usec")
+            rows.append((metric, unit, cells, verdict))
 
     for op in plan["lat_ops"]:
         for size in plan["lat_sizes"]:
@@ -102,14 +125,16 @@ def table_rows(res):
                         m = res.find(c["id"], "pingpong_lat", bytes=size)
                     else:
                         m = res.find(c["id"], f"{op}_lat", bytes=size)
-                    return fmt(m["figures"][stat]) if m else missing_cell(c)
-                row(f"{op} latency {size_name(size)}, {name}", "usec", cell)
+                    return figure_cell(m, stat) if m else missing_cell(c)
+                row(f"{op} latency {size_name(size)}, {name}", "usec", cell,
+                    lambda c, op=op, size=size, stat=stat: spread_of(res.find(c["id"], f"{op}_lat", bytes=size), stat))
     for size in plan["bw_sizes"]:
         def cell(c, size=size):
             m = (res.find(c["id"], "stream_bw", bytes=size, streams=1) if c["kind"] == "tcp"
                  else res.find(c["id"], "write_bw", bytes=size))
-            return fmt(m["figures"]["average_MBps"]) if m else missing_cell(c)
-        row(f"write bandwidth {size_name(size)}", "MB/s", cell)
+            return figure_cell(m, "average_MBps") if m else missing_cell(c)
+        row(f"write bandwidth {size_name(size)}", "MB/s", cell,
+            lambda c, size=size: spread_of(res.find(c["id"], "write_bw", bytes=size), "average_MBps"))
     for n in sorted({m["streams"] for m in res.r["measurements"] if "streams" in m}):
         def cell(c, n=n):
             m = res.find(c["id"], "stream_bw" if c["kind"] == "tcp" else "write_bw_streams",
@@ -124,7 +149,7 @@ def table_rows(res):
         def cell(c, side=side):
             m = (res.find(c["id"], "stream_bw", bytes=plan["cpu_size"], streams=1) if c["kind"] == "tcp"
                  else res.find(c["id"], "write_bw", bytes=plan["cpu_size"]))
-            return fmt(m["figures"][f"cpu_{side}_s_per_GB"]) if m else missing_cell(c)
+            return figure_cell(m, f"cpu_{side}_s_per_GB") if m else missing_cell(c)
         row(f"CPU per GB, {side} ({size_name(plan['cpu_size'])} write bandwidth)", "CPU-s/GB", cell)
     return rows
 
@@ -142,8 +167,9 @@ def add_load_rows(res, row):
                 if c["kind"] == "tcp":
                     return "n/a"
                 m = res.find(c["id"], "write_lat_load", bytes=size, load_streams=n)
-                return fmt(m["figures"][stat]) if m else missing_cell(c)
-            row(f"write latency {size_name(size)} {what}, {name}", "usec", cell)
+                return figure_cell(m, stat) if m else missing_cell(c)
+            row(f"write latency {size_name(size)} {what}, {name}", "usec", cell,
+                lambda c, n=n, stat=stat: spread_of(res.find(c["id"], "write_lat_load", bytes=size, load_streams=n), stat))
     for n in (n for n in loads if n):
         def cell(c, n=n):
             if c["kind"] == "tcp":
@@ -187,27 +213,39 @@ def plot_series(res, name, title, ylabel, points, log_y=False):
     if log_y:  # latencies of the transports differ by decades
         ax.set_yscale("log")
     for c, color, style in res.plotted():
-        xy = points(c)
+        xy = points(c)  # (x, y) or (x, y, spread over the repeats or None)
         if xy:
-            ax.plot([x for x, _ in xy], [y for _, y in xy], style, marker="o", color=color, label=column_title(c))
+            xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+            cells = [p[2] if len(p) > 2 else None for p in xy]
+            if any(s is not None and s["runs"] > 1 for s in cells):  # medians, bars min-max
+                cells = [s if s is not None and s["runs"] > 1 else None for s in cells]
+                ax.errorbar(xs, ys, yerr=spread.error_bars(cells), fmt=style, marker="o", color=color,
+                            capsize=3, label=column_title(c))
+            else:
+                ax.plot(xs, ys, style, marker="o", color=color, label=column_title(c))
     return save(fig, ax, res, name)
 
 
 def plot_latency(res):
     def points(c):
         test = "pingpong_lat" if c["kind"] == "tcp" else "write_lat"
-        return sorted((m["bytes"], m["figures"]["median_us"]) for m in res.r["measurements"]
-                      if m["column"] == c["id"] and m["test"] == test)
-    return plot_series(res, "latency_vs_size.png", "Median one-way latency (RDMA write; TCP ping-pong)",
+        return sorted(((m["bytes"], m["figures"]["median_us"], spread_of(m, "median_us"))
+                       for m in res.r["measurements"] if m["column"] == c["id"] and m["test"] == test),
+                      key=lambda p: p[0])
+    return plot_series(res, "latency_vs_size.png", "Median one-way latency (RDMA write; TCP ping-pong)"
+                       + repeats_title(res),
                        "usec (log)", points, log_y=True)
 
 
 def plot_bandwidth(res):
     def points(c):
-        return sorted((m["bytes"], m["figures"]["average_MBps"]) for m in res.r["measurements"]
-                      if m["column"] == c["id"] and (m["test"] == "write_bw" or
-                                                     (m["test"] == "stream_bw" and m["streams"] == 1)))
-    return plot_series(res, "bandwidth_vs_size.png", "Bandwidth, one stream (RDMA write; TCP stream)",
+        return sorted(((m["bytes"], m["figures"]["average_MBps"], spread_of(m, "average_MBps"))
+                       for m in res.r["measurements"]
+                       if m["column"] == c["id"] and (m["test"] == "write_bw" or
+                                                      (m["test"] == "stream_bw" and m["streams"] == 1))),
+                      key=lambda p: p[0])
+    return plot_series(res, "bandwidth_vs_size.png", "Bandwidth, one stream (RDMA write; TCP stream)"
+                       + repeats_title(res),
                        "MB/s (10^6 B/s)", points)
 
 
@@ -320,16 +358,33 @@ def context_lines(res):
     return lines
 
 
+def repeats_title(res):
+    n = res.r["plan"].get("cell_repeats", 1)
+    return f"\nRDMA: median of {n} repeats, bars min-max" if n > 1 else ""
+
+
+def repeats_line(res):
+    """How many repeats each RDMA latency and bandwidth cell is, and the rule."""
+    n = res.r["plan"].get("cell_repeats", 1)
+    if n < 2:
+        return (f"Each RDMA latency and bandwidth cell is one run ({spread.NO_RANGE}); --repeats 3 or "
+                "more gives each a range and says which differences are within noise.")
+    return (f"Each RDMA latency and bandwidth cell is the median of {n} repeats over one connection, "
+            f"its min-max range in parentheses; the noise column compares each row's best transport with "
+            f"the runner-up ({spread.RULE}).")
+
+
 def write_markdown(res, rows, plots):
     cols = res.columns
     out = [f"# Transport shootout ({res.r['mode']}, {res.r['started_utc']})", ""]
     out += [f"- {l}" for l in context_lines(res)] + [""]
     if res.r["failures"]:
         out += ["**Failures:**", ""] + [f"- {f}" for f in res.r["failures"]] + [""]
-    out += ["| metric | unit | " + " | ".join(column_title(c) for c in cols) + " |",
-            "|---|---|" + "---|" * len(cols)]
-    for metric, unit, cells in rows:
-        out.append(f"| {metric} | {unit} | " + " | ".join(cells[c["id"]] for c in cols) + " |")
+    out += [repeats_line(res), ""]
+    out += ["| metric | unit | " + " | ".join(column_title(c) for c in cols) + " | noise |",
+            "|---|---|" + "---|" * (len(cols) + 1)]
+    for metric, unit, cells, verdict in rows:
+        out.append(f"| {metric} | {unit} | " + " | ".join(cells[c["id"]] for c in cols) + f" | {verdict} |")
     out += ["", "Latency is one-way (round trip / 2) except read (a full round trip); TCP's latency is a "
             "ping-pong, shown in the send rows (n/a: TCP has no one-sided operations). MB/s = 10^6 B/s. CPU is the benchmark process's own, "
             "on each side. Every figure is in results.json.", ""]
@@ -349,12 +404,13 @@ def write_html(res, rows, plots):
             "<ul class=ctx>" + "".join(f"<li>{e(l)}</li>" for l in context_lines(res)) + "</ul>"]
     if res.r["failures"]:
         body.append("<ul class=fail>" + "".join(f"<li>{e(f)}</li>" for f in res.r["failures"]) + "</ul>")
+    body.append(f"<p>{e(repeats_line(res))}</p>")
     body.append("<table><tr><th>metric</th><th>unit</th>" +
-                "".join(f"<th>{e(column_title(c))}</th>" for c in cols) + "</tr>")
-    for metric, unit, cells in rows:
+                "".join(f"<th>{e(column_title(c))}</th>" for c in cols) + "<th>noise</th></tr>")
+    for metric, unit, cells, verdict in rows:
         tds = "".join(f"<td class={'n' if cells[c['id']][:1].isdigit() else 'x'}>{e(cells[c['id']])}</td>"
                       for c in cols)
-        body.append(f"<tr><td>{e(metric)}</td><td>{e(unit)}</td>{tds}</tr>")
+        body.append(f"<tr><td>{e(metric)}</td><td>{e(unit)}</td>{tds}<td>{e(verdict)}</td></tr>")
     body.append("</table><p class=ctx>Latency is one-way (round trip / 2) except read (a full round trip); "
                 "TCP's latency is a ping-pong, shown in the send rows (n/a: TCP has no one-sided operations). MB/s = 10^6 B/s. Every figure is in "
                 "<a href=\"results.json\">results.json</a>.</p>")

@@ -43,6 +43,9 @@ struct SideConfig {
   /// launcher brings each client's channel instead (Server::accept_over).
   bool listen_for_control = true;
   QpOptions qp;
+  /// -M/--mgid, with -g: the group a multicast server joins (default:
+  /// default_multicast_gid), and the one its client expects to be told.
+  std::optional<Gid> multicast_group;
 };
 
 /// Progress messages for the user ("siw0 is iWARP: using rdma_cm").

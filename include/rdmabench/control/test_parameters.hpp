@@ -78,8 +78,8 @@ struct TestParameter {
   OptionGroup group = OptionGroup::none;
   const char* help = "";  ///< --help text; "{}" stands for the binary's default
   Bounds bounds{};        ///< integers and each element of a list of sizes
-  /// must_match enums: the message after "mismatched OPTION: ", with
-  /// {server} and {client} for the two values; empty: a generic one.
+  /// must_match enums and integers: the message after "mismatched OPTION: ",
+  /// with {server} and {client} for the two values; empty: a generic one.
   const char* mismatch = "";
   AppliesTo applies{};  ///< empty: every binary takes it
 };
@@ -135,6 +135,11 @@ inline constexpr std::uint64_t kMaxMessageBytes = (std::uint64_t{1} << 32) - 1;
 inline constexpr std::size_t kMaxSizes = 64;
 /// Queue pairs one run may spread over (-q).
 inline constexpr std::uint32_t kMaxQueuePairs = 1024;
+/// UD queue pairs one multicast server attaches to its group (-g/--mcg);
+/// the device may allow fewer (max_mcast_qp_attach: 56 on rxe).
+inline constexpr std::uint32_t kMaxMulticastReceivers = 256;
+/// --repeat: how many times one run may measure its size list.
+inline constexpr std::uint32_t kMaxRepeats = 1000;
 /// Background load queue pairs of a latency test (--load-qps).
 inline constexpr std::uint32_t kMaxLoadQueuePairs = 64;
 /// The largest load message (--load-size): each side holds two buffers of it.
@@ -166,6 +171,13 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<std::uint32_t>{"rx_depth", "-r/--rx-depth", &TestSpec::rx_depth, Agreement::adopt,
         OptionGroup::test, "receives kept posted (send tests; default 512, 4096 on iWARP)",
         {1, 65536, true}, "", {applies_bit(Operation::send), 0, "send tests", " posts no receives"}},
+    // Must match: with -b and in send_lat both sides receive, each side's
+    // receives change, and a server told --use-srq never runs without one.
+    TestParameter<bool>{"use_srq", "--use-srq", &TestSpec::use_srq, Agreement::must_match,
+        OptionGroup::test, "send tests: every queue pair takes its receives from one shared receive "
+        "queue (SRQ) of -r x -q receives, at most the device's max_srq_wr; give it on both sides",
+        {}, "", {applies_bit(Operation::send), 0, "send tests (rdma_send_bw and rdma_send_lat), whose "
+        "receiving side posts receives", " is not one of them"}},
     TestParameter<std::uint32_t>{"post_list", "-l/--post-list", &TestSpec::post_list, Agreement::adopt,
         OptionGroup::test, "work requests per post, chained (bandwidth tests; default 1)", {1, 65536}, "",
         {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " has one message in flight"}},
@@ -204,6 +216,14 @@ inline constexpr auto kTestParameters = std::make_tuple(
         {0, applies_bit(Measurement::bandwidth), "bandwidth tests", " already times messages in both directions"}},
     TestParameter<std::vector<std::uint64_t>>{"sizes", "-s/--size", &TestSpec::sizes, Agreement::adopt,
         OptionGroup::none, "", {1, kMaxMessageBytes}},
+    TestParameter<std::uint32_t>{"multicast_receivers", "-g/--mcg", &TestSpec::multicast_receivers,
+        Agreement::must_match, OptionGroup::connection,
+        "send to a UD multicast group (implies -c UD; perftest's -g): the server attaches N receiving "
+        "queue pairs to the group (-g alone: 1) and reports each one's delivery; give it on both sides",
+        {1, kMaxMulticastReceivers, true, " receiving queue pairs"},
+        "the server attaches {server} receiving queue pairs to a multicast group, the client asks for "
+        "{client} (0: no multicast); give the same -g on both sides",
+        {applies_bit(Operation::send), 0, "send tests", " sends no messages a group could receive"}},
     TestParameter<QpType>{"qp_type", "-c/--connection", &TestSpec::qp_type, Agreement::must_match,
         OptionGroup::connection,
         "queue pair type: RC (default), UC (sends and writes) or UD (sends; one MTU per message)", {},
@@ -231,7 +251,12 @@ inline constexpr auto kTestParameters = std::make_tuple(
     TestParameter<bool>{"open_loop", "", &TestSpec::open_loop, Agreement::adopt},
     // --run-infinitely and --report-every (bench/cli): both sides run
     // periods until either stops.
-    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt});
+    TestParameter<bool>{"run_infinitely", "", &TestSpec::run_infinitely, Agreement::adopt},
+    // The client's choice: both sides run the size list that many times,
+    // in step, so that a comparison has repeats of one run (one run_id).
+    TestParameter<std::uint32_t>{"repeats", "--repeat", &TestSpec::repeats, Agreement::adopt,
+        OptionGroup::test, "run the whole size list N times over the one connection; each record "
+        "carries its repeat (1..N) and N, under one run_id (default {})", {1, kMaxRepeats, false, " repeats"}});
 // clang-format on
 
 /// A number that changes whenever a row is added, removed, renamed, moved or

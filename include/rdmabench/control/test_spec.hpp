@@ -61,12 +61,22 @@ struct TestSpec {
   std::uint32_t tx_depth = 128;
   std::uint32_t post_list = 1;   ///< work requests per ibv_post_send (bandwidth tests)
   std::uint32_t rx_depth = 0;    ///< receives kept posted (send tests); 0: default_receive_depth()
+  /// --use-srq: every QP's receives come from one shared receive queue of
+  /// rx_depth x queue_pairs receives (send tests); both sides give it or neither.
+  bool use_srq = false;
   std::uint32_t cq_mod = 0;      ///< signal one write in cq_mod; 0: 3/4 of tx_depth, at most 100
   std::uint32_t queue_pairs = 1; ///< -q: bandwidth tests spread over this many QPs
+  /// -g/--mcg: send tests over UD multicast. The server attaches this many
+  /// UD queue pairs to one group (each a receiver with its own delivery
+  /// figures) and the client sends to the group from one; 0: no multicast.
+  std::uint32_t multicast_receivers = 0;
   std::uint32_t duration_s = 0;  ///< -D: run each size this long instead of `iterations`
   /// --run-infinitely: the one size runs in periods of duration_s, each
   /// reported and timed whole, until a stop signal on either side.
   bool run_infinitely = false;
+  /// --repeat: the whole size list runs this many times over the one
+  /// connection, each record marked with its repeat (1..repeats).
+  std::uint32_t repeats = 1;
   bool bidirectional = false;    ///< -b: both sides send at once (bandwidth tests)
   bool cpu_util = false;  ///< both sides account CPU per size; the server sends its figures
   bool validate = false;  ///< check every byte of untimed messages after each size

@@ -2,8 +2,8 @@
 /// @file
 /// Where benchmark buffers live. A MemoryProvider allocates, registers and
 /// (for --validate) copies patterns in and out; each side chooses its own
-/// (host, huge pages, CUDA device or pinned host memory), so that
-/// host->device and device->host runs are explicit.
+/// (host, huge pages, CUDA device or pinned host memory, ROCm device
+/// memory), so that host->device and device->host runs are explicit.
 
 #include <cstddef>
 #include <functional>
@@ -47,8 +47,8 @@ class Buffer {
 /// How GPU memory is registered with the NIC (--gdr).
 enum class GdrMode {
   automatic,  ///< dma-buf first, then peer memory
-  dmabuf,     ///< only cuMemGetHandleForAddressRange + ibv_reg_dmabuf_mr
-  peermem,    ///< only ibv_reg_mr on the device pointer (nvidia-peermem)
+  dmabuf,     ///< only the runtime's dma-buf export (cu/hipMemGetHandleForAddressRange) + ibv_reg_dmabuf_mr
+  peermem,    ///< only ibv_reg_mr on the device pointer (nvidia-peermem, amdgpu's peer-memory client)
 };
 
 /// The path a memory region was registered by; reported in the header/JSON.
@@ -58,18 +58,21 @@ std::string to_string(RegistrationPath path);
 /// What one side asked for with --mem, --cuda-bus-id and --gdr, parsed but
 /// not yet acted on (no driver is loaded to parse it).
 struct MemoryChoice {
-  enum class Kind { host, hugepage, cuda, cuda_host };
+  enum class Kind { host, hugepage, cuda, cuda_host, rocm };
   Kind kind = Kind::host;
-  int cuda_device = 0;      ///< ordinal of cuda:N / cuda-host:N
-  std::string cuda_bus_id;  ///< set: the GPU at this PCI address instead of the ordinal
+  int gpu_device = 0;       ///< ordinal of cuda:N / cuda-host:N / rocm:N
+  std::string cuda_bus_id;  ///< set: the CUDA GPU at this PCI address instead of the ordinal
   GdrMode gdr = GdrMode::automatic;
 
   bool is_cuda() const { return kind == Kind::cuda || kind == Kind::cuda_host; }
-  /// "host", "hugepage", "cuda:0", "cuda-host:1", "cuda:0000:3b:00.0".
+  /// GPU device memory (cuda:N, rocm:N): registered by --gdr's paths.
+  bool is_gpu_device() const { return kind == Kind::cuda || kind == Kind::rocm; }
+  /// "host", "hugepage", "cuda:0", "cuda-host:1", "cuda:0000:3b:00.0", "rocm:0".
   std::string name() const;
 };
 
-/// "host", "hugepage", "cuda:N", "cuda-host:N" ("cuda" alone is cuda:0).
+/// "host", "hugepage", "cuda:N", "cuda-host:N", "rocm:N" ("cuda" alone is
+/// cuda:0, "rocm" rocm:0).
 /// Errors name the text and list the valid forms.
 MemoryChoice parse_memory_choice(const std::string& text);
 
@@ -105,8 +108,8 @@ class MemoryProvider {
   virtual void copy_out(const Buffer& buffer, std::span<std::byte> to);
 };
 
-/// The provider for `choice`. CUDA kinds load the driver and check the
-/// device here, so that a missing driver or GPU is reported before any
+/// The provider for `choice`. GPU kinds load the CUDA driver or the HIP
+/// runtime and check the device here, so that a missing driver or GPU is reported before any
 /// connection is made.
 std::unique_ptr<MemoryProvider> make_memory_provider(const MemoryChoice& choice);
 

@@ -47,7 +47,19 @@ struct Delivery {
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
   std::uint64_t lost() const { return sent > received ? sent - received : 0; }
+  /// lost() as a share of sent, in percent; 0 when nothing was sent.
+  double loss_percent() const {
+    return sent ? 100.0 * static_cast<double>(lost()) / static_cast<double>(sent) : 0.0;
+  }
   bool operator==(const Delivery&) const = default;
+};
+
+/// One receiver of a multicast run (-g): a UD queue pair attached to the
+/// group, which gets its own copy of every message sent to it.
+struct ReceiverDelivery {
+  std::uint32_t qp_number = 0;
+  Delivery delivery;  ///< sent: the messages sent to the group; received: this QP's copies
+  bool operator==(const ReceiverDelivery&) const = default;
 };
 
 /// An open-loop run (--rate): the schedule kept, what the fabric took, and
@@ -122,11 +134,17 @@ struct SizeResult {
   /// With -D: percentiles come from a histogram whose relative error is at
   /// most this (exact count, min, max, mean and stdev).
   std::optional<double> histogram_relative_error;
-  std::optional<Delivery> delivery;  ///< UD send bandwidth, receiving side
+  /// UC and UD send bandwidth, receiving side. With -g, the copies due to
+  /// every receiver together: sent is the messages times the receivers.
+  std::optional<Delivery> delivery;
+  /// -g: each receiver's own figures, in QP order.
+  std::vector<ReceiverDelivery> delivery_per_receiver;
   bool validated = false;  ///< --validate checked every byte of this size's untimed messages
   /// This side's port counters over this size (read before its start
   /// barrier and after its end barrier); empty where none could be read.
   std::optional<CounterDeltas> counters;
+  /// --use-srq: the RNR NAKs over this size, where the device counts them.
+  std::optional<ReceiverNotReady> receiver_not_ready;
   /// -D and soak runs with --interval: the same counters per interval, read
   /// on a thread of their own from the start barrier on.
   std::optional<CounterSeries> counters_per_interval;
@@ -135,6 +153,8 @@ struct SizeResult {
   std::uint64_t period = 0;
   /// A stop signal on this side ended the period before its -D seconds.
   bool period_cut_short = false;
+  /// --repeat: which pass over the size list this is, 1..TestSpec::repeats.
+  std::uint32_t repeat = 1;
 };
 
 /// The end of a soak (--run-infinitely): this side's periods together.
@@ -169,6 +189,11 @@ struct RunContext {
   std::uint32_t mtu_bytes = 0;
   std::string connection;   ///< "out-of-band TCP" / "rdma_cm"
   std::string connection_type = "RC";  ///< the queue pair type, -c: RC, UC or UD
+  /// -g: the group the client sends to and the server's receivers joined
+  /// (as the fabric carries it: ::ffff:239.255.72.83 on RoCEv2); empty
+  /// without multicast.
+  std::string multicast_group;
+  std::uint32_t multicast_receivers = 0;  ///< -g: the server's receiving QPs
   std::string peer;
   std::string local_memory;
   std::string local_memory_device;  ///< the GPU behind it ("NVIDIA H200, PCI 0000:3b:00.0"); empty for host
@@ -188,6 +213,10 @@ struct RunContext {
   /// empty where the server takes part or the test is bandwidth.
   std::string passive_wait;
   std::uint32_t queue_pairs = 1;
+  /// --use-srq: the receives the shared receive queue keeps posted for all
+  /// queue_pairs, and how that depth was reached; 0: no shared queue.
+  std::uint32_t srq_depth = 0;
+  std::string srq_reason;
   std::uint32_t duration_s = 0;  ///< -D; 0 for a counted run
   bool bidirectional = false;
   bool report_gbits = false;

@@ -7,6 +7,7 @@
 /// derived from the agreed spec by the control path); knows nothing of the
 /// handshake that exchanges its addresses.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "rdmabench/memory/memory.hpp"
+#include "rdmabench/verbs/multicast_membership.hpp"
 #include "rdmabench/verbs/qp_type.hpp"
 #include "rdmabench/verbs/resources.hpp"
 #include "rdmabench/verbs/transport.hpp"
@@ -46,6 +48,11 @@ struct DeviceLimits {
   int max_cqe = 0;
   int max_qp_init_rd_atom = 0;  ///< RDMA reads we may issue at once
   int max_qp_rd_atom = 0;       ///< RDMA reads we may serve at once
+  int max_srq = 0;              ///< shared receive queues; 0: the device has none
+  int max_srq_wr = 0;           ///< receives one shared receive queue holds
+  int max_srq_sge = 0;          ///< scatter entries of one shared receive
+  int max_mcast_grp = 0;        ///< multicast groups; 0: no multicast
+  int max_mcast_qp_attach = 0;  ///< queue pairs one group may have attached
   std::uint32_t vendor_id = 0;
   std::uint32_t vendor_part_id = 0;
 };
@@ -74,6 +81,11 @@ struct ConnectionPlan {
   std::uint32_t queue_pairs = 1;
   std::uint32_t send_queue_depth = 1;
   std::uint32_t receive_queue_depth = 1;
+  /// --use-srq: the receives the one shared receive queue keeps posted for
+  /// every QP (receive_queue_depth x queue_pairs, at most the device's
+  /// max_srq_wr); 0: each QP has a receive queue of its own.
+  std::uint32_t shared_receive_depth = 0;
+  std::string shared_receive_reason;  ///< how shared_receive_depth was reached, for the report
   std::uint64_t send_cq_entries = 2;     ///< every QP's sends share one CQ
   std::uint64_t receive_cq_entries = 2;  ///< and their receives another
   std::uint8_t read_depth = 0;       ///< reads we may have outstanding, before the peer's answer
@@ -151,6 +163,10 @@ class Connection {
   void limit_reads(std::uint8_t peer_responders, std::uint8_t peer_initiators);
   /// Connection parameters for rdma_connect/rdma_accept.
   rdma_conn_param cm_parameters() const;
+  /// -g, server: joins `group` (as multicast_gid_for gives it for this
+  /// port's link layer) through rdma_cm within `timeout`, and attaches
+  /// every QP to it; sets `multicast` and `multicast_group`.
+  void join_multicast(const Gid& group, std::chrono::milliseconds timeout);
 
   // Teardown runs bottom-up (reverse of declaration): memory regions before
   // their buffers, the QP before its CQ and PD, all verbs objects before the
@@ -167,9 +183,16 @@ class Connection {
   ProtectionDomain pd;
   CompletionQueue cq;       ///< completions of our sends, writes and reads
   CompletionQueue recv_cq;  ///< completions of our posted receives
+  SharedReceiveQueue srq;   ///< --use-srq: every QP's receives; destroyed after the QPs
   std::vector<QueuePair> qps;            ///< plan.queue_pairs of them; latency loops use one
   std::vector<AddressHandle> peer_ahs;   ///< UD: the route to each peer QP (sends name it)
   std::vector<std::uint32_t> peer_qpns;  ///< UD: each peer QP's number
+  /// -g: the server's membership of its group, every QP attached; declared
+  /// after `qps`, so that it detaches them and leaves before they go.
+  std::unique_ptr<MulticastMembership> multicast;
+  /// -g: the group, as the fabric carries it: the one the server joined,
+  /// or the one the client sends to (as the server announced it).
+  std::optional<Gid> multicast_group;
   std::unique_ptr<MemoryProvider> memory;
   Buffer local_buffer;    ///< what our own work requests use: write source, read destination
   Buffer exposed_buffer;  ///< what the peer's operations touch: write target, read source

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,24 @@ struct CounterSeries {
   std::vector<double> ends_ms;  ///< each interval's end, from the first read
   std::map<std::string, std::vector<std::uint64_t>> moved;  ///< by name, one delta per interval
 };
+
+/// Receiver-not-ready NAKs over a span, where the device counts them: those
+/// it sent because a send found no receive posted (rxe: send_rnr_err), and
+/// those it received, each making one of its sends wait and retry (rxe:
+/// rcvd_rnr_err; mlx5: rnr_nak_retry_err). A device counts for all its
+/// QPs, both directions. iWARP has no RNR (a send that finds no receive
+/// ends the connection), so siw counts neither.
+struct ReceiverNotReady {
+  std::optional<std::uint64_t> naks_sent;      ///< empty: the device does not count them
+  std::optional<std::uint64_t> naks_received;  ///< empty: the device does not count them
+  std::string source;                          ///< as CounterSnapshot::source
+  bool operator==(const ReceiverNotReady&) const = default;
+};
+
+/// The RNR NAKs between two snapshots; empty when the device counts neither
+/// (or a counter went backwards, which gives no delta).
+std::optional<ReceiverNotReady> receiver_not_ready(const CounterSnapshot& before,
+                                                   const CounterSnapshot& after);
 
 /// after - before for each counter read both times.
 CounterDeltas counter_deltas(const CounterSnapshot& before, const CounterSnapshot& after);

@@ -18,6 +18,7 @@ struct CloseContext { void operator()(ibv_context* p) const { ibv_close_device(p
 struct DeallocPd { void operator()(ibv_pd* p) const { ibv_dealloc_pd(p); } };
 struct DestroyCq { void operator()(ibv_cq* p) const { ibv_destroy_cq(p); } };
 struct DestroyQp { void operator()(ibv_qp* p) const { ibv_destroy_qp(p); } };
+struct DestroySrq { void operator()(ibv_srq* p) const { ibv_destroy_srq(p); } };
 struct DestroyAh { void operator()(ibv_ah* p) const { ibv_destroy_ah(p); } };
 struct DeregMr { void operator()(ibv_mr* p) const { ibv_dereg_mr(p); } };
 struct DestroyCompChannel { void operator()(ibv_comp_channel* p) const { ibv_destroy_comp_channel(p); } };
@@ -30,6 +31,7 @@ using Context = std::unique_ptr<ibv_context, detail::CloseContext>;
 using ProtectionDomain = std::unique_ptr<ibv_pd, detail::DeallocPd>;
 using CompletionQueue = std::unique_ptr<ibv_cq, detail::DestroyCq>;
 using QueuePair = std::unique_ptr<ibv_qp, detail::DestroyQp>;
+using SharedReceiveQueue = std::unique_ptr<ibv_srq, detail::DestroySrq>;
 using AddressHandle = std::unique_ptr<ibv_ah, detail::DestroyAh>;
 using MemoryRegion = std::unique_ptr<ibv_mr, detail::DeregMr>;
 using CmId = std::unique_ptr<rdma_cm_id, detail::DestroyCmId>;

@@ -1,6 +1,5 @@
 #include "memory/cuda/cuda_driver.hpp"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -16,76 +15,57 @@ namespace rdmabench::cuda {
 
 namespace {
 
-constexpr const char* kOverride = "RDMABENCH_CUDA_DRIVER";
+constexpr const char* kCudaDriverOverride = "RDMABENCH_CUDA_DRIVER";
 
-/// The stand-in driver of the tests exports this, so that every report
-/// says the "GPU" was host memory.
-using StandinName = const char* (*)();
-
-template <typename Function>
-void resolve(void* handle, Function& target, const char* symbol, const std::string& library,
-             bool optional = false) {
-  target = reinterpret_cast<Function>(::dlsym(handle, symbol));
-  if (!target && !optional)
-    throw Error(fmt::format("the CUDA driver {} has no {}", library, symbol),
-                "it may be older than this build's CUDA Toolkit; update the NVIDIA driver");
-}
-
-void resolve_all(void* handle, DriverApi& a, const std::string& library) {
-  resolve(handle, a.get_error_string, RDMABENCH_SYMBOL(cuGetErrorString), library);
-  resolve(handle, a.get_error_name, RDMABENCH_SYMBOL(cuGetErrorName), library);
-  resolve(handle, a.init, RDMABENCH_SYMBOL(cuInit), library);
-  resolve(handle, a.device_get_count, RDMABENCH_SYMBOL(cuDeviceGetCount), library);
-  resolve(handle, a.device_get, RDMABENCH_SYMBOL(cuDeviceGet), library);
-  resolve(handle, a.device_get_by_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetByPCIBusId), library);
-  resolve(handle, a.device_get_name, RDMABENCH_SYMBOL(cuDeviceGetName), library);
-  resolve(handle, a.device_get_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetPCIBusId), library);
-  resolve(handle, a.primary_ctx_retain, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRetain), library);
-  resolve(handle, a.primary_ctx_release, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRelease), library);
-  resolve(handle, a.ctx_set_current, RDMABENCH_SYMBOL(cuCtxSetCurrent), library);
-  resolve(handle, a.mem_alloc, RDMABENCH_SYMBOL(cuMemAlloc), library);
-  resolve(handle, a.mem_free, RDMABENCH_SYMBOL(cuMemFree), library);
-  resolve(handle, a.mem_alloc_host, RDMABENCH_SYMBOL(cuMemAllocHost), library);
-  resolve(handle, a.mem_free_host, RDMABENCH_SYMBOL(cuMemFreeHost), library);
-  resolve(handle, a.memset_d8, RDMABENCH_SYMBOL(cuMemsetD8), library);
-  resolve(handle, a.memcpy_htod, RDMABENCH_SYMBOL(cuMemcpyHtoD), library);
-  resolve(handle, a.memcpy_dtoh, RDMABENCH_SYMBOL(cuMemcpyDtoH), library);
-  resolve(handle, a.pointer_set_attribute, RDMABENCH_SYMBOL(cuPointerSetAttribute), library);
-  resolve(handle, a.mem_get_handle_for_address_range, RDMABENCH_SYMBOL(cuMemGetHandleForAddressRange),
-          library, /*optional=*/true);
+void resolve_all(const gpu::RuntimeLibrary& l, DriverApi& a) {
+  l.resolve(a.get_error_string, RDMABENCH_SYMBOL(cuGetErrorString));
+  l.resolve(a.get_error_name, RDMABENCH_SYMBOL(cuGetErrorName));
+  l.resolve(a.init, RDMABENCH_SYMBOL(cuInit));
+  l.resolve(a.device_get_count, RDMABENCH_SYMBOL(cuDeviceGetCount));
+  l.resolve(a.device_get, RDMABENCH_SYMBOL(cuDeviceGet));
+  l.resolve(a.device_get_by_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetByPCIBusId));
+  l.resolve(a.device_get_name, RDMABENCH_SYMBOL(cuDeviceGetName));
+  l.resolve(a.device_get_pci_bus_id, RDMABENCH_SYMBOL(cuDeviceGetPCIBusId));
+  l.resolve(a.primary_ctx_retain, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRetain));
+  l.resolve(a.primary_ctx_release, RDMABENCH_SYMBOL(cuDevicePrimaryCtxRelease));
+  l.resolve(a.ctx_set_current, RDMABENCH_SYMBOL(cuCtxSetCurrent));
+  l.resolve(a.mem_alloc, RDMABENCH_SYMBOL(cuMemAlloc));
+  l.resolve(a.mem_free, RDMABENCH_SYMBOL(cuMemFree));
+  l.resolve(a.mem_alloc_host, RDMABENCH_SYMBOL(cuMemAllocHost));
+  l.resolve(a.mem_free_host, RDMABENCH_SYMBOL(cuMemFreeHost));
+  l.resolve(a.memset_d8, RDMABENCH_SYMBOL(cuMemsetD8));
+  l.resolve(a.memcpy_htod, RDMABENCH_SYMBOL(cuMemcpyHtoD));
+  l.resolve(a.memcpy_dtoh, RDMABENCH_SYMBOL(cuMemcpyDtoH));
+  l.resolve(a.pointer_set_attribute, RDMABENCH_SYMBOL(cuPointerSetAttribute));
+  l.resolve(a.mem_get_handle_for_address_range, RDMABENCH_SYMBOL(cuMemGetHandleForAddressRange),
+            /*optional=*/true);
 }
 
 }  // namespace
 
 std::string driver_library() {
-  const char* path = std::getenv(kOverride);
+  const char* path = std::getenv(kCudaDriverOverride);
   return path && *path ? path : "libcuda.so.1";
 }
 
+Driver::Driver()
+    : library_("CUDA driver", {driver_library()},
+               "it may be older than this build's CUDA Toolkit; update the NVIDIA driver") {}
+
 std::shared_ptr<const Driver> Driver::load(const std::string& memory, const std::string& device) {
   std::shared_ptr<Driver> d(new Driver);
-  d->library_ = driver_library();
-  d->handle_ = ::dlopen(d->library_.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!d->handle_) {
-    const char* why = ::dlerror();
-    throw Error(fmt::format("--mem {}: no CUDA driver: cannot load {} ({})", memory, d->library_,
-                            why ? why : "unknown reason"),
+  if (!d->library_.loaded())
+    throw Error(fmt::format("--mem {}: no CUDA driver: cannot load {} ({})", memory, d->library_.path(),
+                            d->library_.failures()),
                 fmt::format("GPU memory needs the NVIDIA driver; set {} to its path if it is "
                             "installed elsewhere, or use --mem host",
-                            kOverride));
-  }
-  if (auto name = reinterpret_cast<StandinName>(::dlsym(d->handle_, "rdmabench_cuda_standin")))
-    d->standin_ = name();
-  resolve_all(d->handle_, d->api_, d->library_);
+                            kCudaDriverOverride));
+  resolve_all(d->library_, d->api_);
   if (CUresult r = d->api_.init(0); r != CUDA_SUCCESS)
     throw Error(fmt::format("--mem {}: no CUDA device {} (found 0): {}", memory, device,
                             d->describe(r, "cuInit")),
                 "nvidia-smi lists the GPUs the driver sees; or use --mem host");
   return d;
-}
-
-Driver::~Driver() {
-  if (handle_) ::dlclose(handle_);
 }
 
 std::string Driver::describe(CUresult result, const char* call) const {

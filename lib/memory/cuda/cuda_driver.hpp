@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "memory/gpu/runtime_library.hpp"
+
 namespace rdmabench::cuda {
 
 /// The library dlopen loads: libcuda.so.1, or $RDMABENCH_CUDA_DRIVER (how the
@@ -50,25 +52,22 @@ class Driver {
   /// 0)" (with the driver's reason) when cuInit finds no GPU. `memory` is
   /// what --mem asked for, `device` the GPU ("0", "at PCI 3b:00.0").
   static std::shared_ptr<const Driver> load(const std::string& memory, const std::string& device);
-  ~Driver();
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
 
   const DriverApi& api() const { return api_; }
   /// The path loaded, and, for the test stand-in, what it says it is.
-  const std::string& library() const { return library_; }
-  const std::string& standin() const { return standin_; }
+  const std::string& library() const { return library_.path(); }
+  const std::string& standin() const { return library_.standin(); }
   /// "cuMemAlloc: out of memory (CUDA_ERROR_OUT_OF_MEMORY)".
   std::string describe(CUresult result, const char* call) const;
   /// Throws Error(describe(result, what)) unless result is CUDA_SUCCESS.
   void check(CUresult result, const char* call, const std::string& hint = {}) const;
 
  private:
-  Driver() = default;
-  void* handle_ = nullptr;
+  Driver();
+  gpu::RuntimeLibrary library_;
   DriverApi api_{};
-  std::string library_;
-  std::string standin_;
 };
 
 }  // namespace rdmabench::cuda

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-
+#include "memory/gpu/gpu_device_memory.hpp"
 #include "rdmabench/verbs/error.hpp"
 
 namespace rdmabench::cuda {
@@ -24,10 +23,10 @@ CUdevice find_device(const Driver& driver, const MemoryChoice& choice) {
   }
   int count = 0;
   driver.check(api.device_get_count(&count), "cuDeviceGetCount");
-  if (choice.cuda_device >= count)
-    throw Error(fmt::format("--mem {}: no CUDA device {} (found {})", choice.name(), choice.cuda_device, count),
+  if (choice.gpu_device >= count)
+    throw Error(fmt::format("--mem {}: no CUDA device {} (found {})", choice.name(), choice.gpu_device, count),
                 count > 0 ? fmt::format("valid: 0 to {}; {}", count - 1, kListGpus) : std::string(kListGpus));
-  driver.check(api.device_get(&device, choice.cuda_device), "cuDeviceGet");
+  driver.check(api.device_get(&device, choice.gpu_device), "cuDeviceGet");
   return device;
 }
 
@@ -40,10 +39,7 @@ GpuContext::GpuContext(std::shared_ptr<const Driver> driver, const MemoryChoice&
   description_ = name;
   char bus_id[32] = {};
   driver_->check(api().device_get_pci_bus_id(bus_id, sizeof bus_id, device_), "cuDeviceGetPCIBusId");
-  // CUDA prints "00000000:3B:00.0"; sysfs "0000:3b:00.0".
-  unsigned domain = 0, bus = 0, slot = 0, function = 0;
-  if (std::sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &function) == 4)
-    pci_address_ = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, slot, function);
+  pci_address_ = gpu::sysfs_pci_address(bus_id);  // CUDA prints "00000000:3B:00.0"
   if (!pci_address_.empty()) description_ += ", PCI " + pci_address_;
   if (!driver_->standin().empty()) description_ += ", " + driver_->standin();
   driver_->check(api().primary_ctx_retain(&context_, device_), "cuDevicePrimaryCtxRetain",

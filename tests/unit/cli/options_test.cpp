@@ -403,22 +403,32 @@ TEST_CASE("options: an unknown --mem is refused before connecting, listing the v
   CHECK(parse_command_line(kBandwidth, {"--mem", "hugepage"}).side.memory.name() == "hugepage");
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "gpu0"}), UsageError,
                          MessageContains("--mem: unknown memory type 'gpu0'; valid: host, hugepage, "
-                                         "cuda:N, cuda-host:N"));
+                                         "cuda:N, cuda-host:N, rocm:N"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:x"}), UsageError,
                          MessageContains("invalid GPU ordinal 'x' in memory type 'cuda:x'"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:"}), UsageError,
                          MessageContains("invalid GPU ordinal ''"));
 }
 
-TEST_CASE("options: --mem cuda:N and cuda-host:N parse without loading a driver", "[options]") {
+TEST_CASE("options: --mem cuda:N, cuda-host:N and rocm:N parse without loading a driver", "[options]") {
   const auto device = parse_command_line(kBandwidth, {"--mem", "cuda:3"}).side.memory;
   CHECK(device.kind == MemoryChoice::Kind::cuda);
-  CHECK(device.cuda_device == 3);
+  CHECK(device.gpu_device == 3);
   CHECK(device.name() == "cuda:3");
   const auto pinned = parse_command_line(kBandwidth, {"--mem", "cuda-host:1"}).side.memory;
   CHECK(pinned.kind == MemoryChoice::Kind::cuda_host);
   CHECK(pinned.name() == "cuda-host:1");
   CHECK(parse_command_line(kBandwidth, {"--mem", "cuda"}).side.memory.name() == "cuda:0");
+  const auto amd = parse_command_line(kBandwidth, {"--mem", "rocm:2"}).side.memory;
+  CHECK(amd.kind == MemoryChoice::Kind::rocm);
+  CHECK(amd.gpu_device == 2);
+  CHECK(amd.name() == "rocm:2");
+  CHECK(parse_command_line(kBandwidth, {"--mem", "rocm"}).side.memory.name() == "rocm:0");
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "rocm:-1"}), UsageError,
+                         MessageContains("invalid GPU ordinal '-1' in memory type 'rocm:-1'"));
+  // The CUDA GPU's PCI address does not name an AMD one.
+  REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "rocm", "--cuda-bus-id", "3b:00.0"}), UsageError,
+                         MessageContains("--cuda-bus-id applies to --mem cuda or cuda-host; --mem is rocm"));
 }
 
 TEST_CASE("options: --cuda-bus-id names the GPU by PCI address", "[options]") {
@@ -439,10 +449,12 @@ TEST_CASE("options: --gdr picks the GPU registration path, only for device memor
   CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "dmabuf"}).side.memory.gdr == GdrMode::dmabuf);
   CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "peermem"}).side.memory.gdr == GdrMode::peermem);
   CHECK(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "auto"}).side.memory.gdr == GdrMode::automatic);
+  CHECK(parse_command_line(kBandwidth, {"--mem", "rocm:0", "--gdr", "peermem"}).side.memory.gdr == GdrMode::peermem);
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda:0", "--gdr", "nvlink"}), UsageError,
                          MessageContains("--gdr nvlink is unknown: expected dmabuf, peermem or auto"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"--mem", "cuda-host:0", "--gdr", "dmabuf"}), UsageError,
-                         MessageContains("--gdr applies to GPU device memory (--mem cuda:N); --mem is cuda-host:0"));
+                         MessageContains("--gdr applies to GPU device memory (--mem cuda:N or rocm:N); --mem is "
+                                         "cuda-host:0"));
 }
 
 TEST_CASE("options: -q, -D and -b land in the spec", "[options]") {

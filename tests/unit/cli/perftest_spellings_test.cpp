@@ -36,11 +36,26 @@ TEST_CASE("perftest spellings: its long names mean ours", "[options][perftest]")
   CHECK(cl.side.server == "host-b");
 }
 
+TEST_CASE("perftest spellings: --use_srq is --use-srq, which the send tests take", "[options][perftest]") {
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  CHECK(parse_command_line(send_bw, {"--use_srq", "-q", "4", "host-b"}).spec.use_srq);
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_srq"}), UsageError,
+                         MessageContains("--use-srq applies to send tests"));
+}
+
 TEST_CASE("perftest spellings: options whose value we spell otherwise", "[options][perftest]") {
   SECTION("--use_cuda=N is --mem cuda:N, --use_cuda_dmabuf is --gdr dmabuf") {
     const auto cl = parse_command_line(kWriteBw, {"--use_cuda=1", "--use_cuda_dmabuf"});
     CHECK(cl.side.memory.name() == "cuda:1");
     CHECK(cl.side.memory.gdr == rdmabench::GdrMode::dmabuf);
+  }
+  SECTION("--use_rocm=N is --mem rocm:N, --use_rocm_dmabuf (AMD's perftest) is --gdr dmabuf") {
+    const auto cl = parse_command_line(kWriteBw, {"--use_rocm=2", "--use_rocm_dmabuf"});
+    CHECK(cl.side.memory.name() == "rocm:2");
+    CHECK(cl.side.memory.gdr == rdmabench::GdrMode::dmabuf);
+    CHECK(parse_command_line(kWriteBw, {"--use_rocm", "1"}).side.memory.name() == "rocm:1");
+    REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_rocm=x"}), UsageError,
+                           MessageContains("invalid GPU ordinal 'x' in memory type 'rocm:x'"));
   }
   SECTION("--use_cuda_bus_id alone means CUDA memory on that GPU") {
     const auto cl = parse_command_line(kWriteBw, {"--use_cuda_bus_id", "0000:3b:00.0"});
@@ -81,12 +96,35 @@ TEST_CASE("perftest spellings: its letters where the meaning matches", "[options
   CHECK_THAT(noted.notes[0], Catch::Contains("the CPU frequency check only warns here"));
 }
 
+TEST_CASE("perftest spellings: multicast's -g (with or without a count) and -M/--MGID", "[options][perftest]") {
+  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  // perftest's -g today takes no value: one QP attached; the next word stays the server.
+  const auto flag = parse_command_line(send_bw, {"-g", "host-b"});
+  CHECK(flag.spec.multicast_receivers == 1u);
+  CHECK(flag.side.server == "host-b");
+  CHECK(parse_command_line(send_bw, {"--mcg", "host-b"}).spec.multicast_receivers == 1u);
+  // Its older -g N (and --mcg=N): N QPs attached.
+  CHECK(parse_command_line(send_bw, {"-g", "3"}).spec.multicast_receivers == 3u);
+  CHECK(parse_command_line(send_bw, {"-g3"}).spec.multicast_receivers == 3u);
+  CHECK(parse_command_line(send_bw, {"--mcg=4"}).spec.multicast_receivers == 4u);
+  CHECK(parse_command_line(send_bw, {"--mcg", "2", "host-b"}).spec.multicast_receivers == 2u);
+  const auto group = parse_command_line(send_bw, {"-g", "--MGID=255:18:64:27:0:0:0:0:0:0:0:0:0:0:0:1"});
+  REQUIRE(group.side.multicast_group);
+  CHECK(rdmabench::format_gid(*group.side.multicast_group) == "ff12:401b::1");
+  CHECK(parse_command_line(send_bw, {"-g", "--MGID", "239.1.1.1"}).side.multicast_group.has_value());
+  CHECK(parse_command_line(send_bw, {"-g", "-M", "239.1.1.1"}).side.multicast_group.has_value());
+  REQUIRE_THROWS_MATCHES(parse_command_line(send_bw, {"-g", "--connectionless"}), UsageError,
+                         MessageContains("--connectionless is perftest's option, and has no counterpart here: a "
+                                         "server here serves one client at a time"));
+}
+
 TEST_CASE("perftest spellings: what we lack is refused, naming what to use instead", "[options][perftest]") {
   REQUIRE_THROWS_MATCHES(parse_command_line(kWriteLat, {"-H"}), UsageError,
                          MessageContains("-H (--report-histogram) is perftest's option, and has no counterpart "
                                          "here: --dump-samples FILE writes every latency sample"));
-  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_rocm=0"}), UsageError,
-                         MessageContains("--use_rocm is perftest's option"));
+  REQUIRE_THROWS_MATCHES(parse_command_line(kWriteBw, {"--use_neuron=0"}), UsageError,
+                         MessageContains("--use_neuron is perftest's option, and has no counterpart here: "
+                                         "--mem host, cuda[:N] or rocm[:N]"));
 }
 
 TEST_CASE("perftest spellings: a slip of ours is answered with the nearest option", "[options][perftest]") {

@@ -41,6 +41,11 @@ DeviceLimits rxe_limits() {
   l.max_cqe = 32767;
   l.max_qp_init_rd_atom = 128;
   l.max_qp_rd_atom = 128;
+  l.max_srq = 917503;
+  l.max_srq_wr = 1 << 20;
+  l.max_srq_sge = 27;
+  l.max_mcast_grp = 8192;
+  l.max_mcast_qp_attach = 56;
   l.vendor_id = 0xffffff;
   return l;
 }
@@ -53,8 +58,8 @@ TestSpec plan_spec_of(Operation operation, Measurement measurement) {
 }
 
 ConnectionPlan plan_for_test(const TestSpec& spec, const DeviceLimits& limits = rxe_limits(),
-                    TransportKind kind = TransportKind::roce_v2, QpOptions options = {}) {
-  return plan_connection(spec, options, port_named("rxe0", kind == TransportKind::iwarp), transport_of(kind),
+                    TransportKind kind = TransportKind::roce_v2, QpOptions options = {}, Role role = Role::client) {
+  return plan_connection(spec, role, options, port_named("rxe0", kind == TransportKind::iwarp), transport_of(kind),
                          limits, /*memory_cpu_readable=*/true);
 }
 
@@ -120,6 +125,34 @@ TEST_CASE("connection plan: a test the device cannot carry names the option and 
   REQUIRE_THROWS_MATCHES(plan_for_test(receives, small), Error, MessageContains("-r/--rx-depth 101 exceeds 100"));
 }
 
+TEST_CASE("connection plan: a multicast server makes a QP per receiver, its client one", "[plan][multicast]") {
+  auto spec = plan_spec_of(Operation::send, Measurement::bandwidth);
+  spec.qp_type = QpType::ud;
+  spec.multicast_receivers = 3;
+  spec.rx_depth = 100;
+  const auto server = plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::server);
+  CHECK(server.queue_pairs == 3);
+  CHECK(server.receive_cq_entries == 3 * 100 + 1);  // every receiver's completions in one CQ
+  CHECK(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::client).queue_pairs == 1);
+  // What the device attaches to one group bounds -g, on the server only.
+  spec.multicast_receivers = 57;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("-g/--mcg 57 exceeds the 56 queue pairs rxe0 attaches to one multicast "
+                                         "group (max_mcast_qp_attach) (give -g 56 or fewer)"));
+  CHECK(plan_for_test(spec, rxe_limits(), TransportKind::roce_v2, {}, Role::client).queue_pairs == 1);
+  DeviceLimits none = rxe_limits();
+  none.max_mcast_grp = 0;
+  spec.multicast_receivers = 1;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, none, TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("rxe0 offers no multicast groups (its max_mcast_grp is 0)"));
+  // A receiver count beyond the QPs: named as -g, not -q.
+  DeviceLimits few = rxe_limits();
+  few.max_qp = 2;
+  spec.multicast_receivers = 3;
+  REQUIRE_THROWS_MATCHES(plan_for_test(spec, few, TransportKind::roce_v2, {}, Role::server), Error,
+                         MessageContains("-g/--mcg 3 exceeds the 2 QPs rxe0 allows (lower -g)"));
+}
+
 TEST_CASE("connection plan: read depths are the device's, at most 255", "[plan]") {
   DeviceLimits big = rxe_limits();
   big.max_qp_init_rd_atom = 16;
@@ -160,4 +193,70 @@ TEST_CASE("connection plan: the background load's queues", "[plan]") {
   CHECK(load.receive_depth == LoadPlan::kReceiveDepth);
   CHECK(load.cq_entries == 3 * (LoadPlan::kDepth + LoadPlan::kReceiveDepth) + 1);
   CHECK((load.access.exposed_buffer & IBV_ACCESS_LOCAL_WRITE) != 0);  // a send's sink
+}
+
+TEST_CASE("connection plan: --use-srq shares -r x -q receives in one queue", "[plan][srq]") {
+  auto send_bw = plan_spec_of(Operation::send, Measurement::bandwidth);
+  send_bw.queue_pairs = 4;
+  CHECK(plan_for_test(send_bw).shared_receive_depth == 0);  // without it, each QP has its own
+  send_bw.use_srq = true;
+  const auto by_default = plan_for_test(send_bw);
+  CHECK(by_default.receive_queue_depth == 512);
+  CHECK(by_default.shared_receive_depth == 4 * 512);
+  CHECK(by_default.shared_receive_reason == "the default depth 512 x 4 QPs");
+  CHECK(by_default.receive_cq_entries == 4 * 512 + 1);
+  send_bw.rx_depth = 100;
+  const auto given = plan_for_test(send_bw);
+  CHECK(given.shared_receive_depth == 400);
+  CHECK(given.shared_receive_reason == "-r/--rx-depth 100 x 4 QPs");
+  auto send_lat = plan_spec_of(Operation::send, Measurement::latency);
+  send_lat.use_srq = true;
+  send_lat.rx_depth = 64;
+  CHECK(plan_for_test(send_lat).shared_receive_depth == 64);
+  CHECK(plan_for_test(send_lat).shared_receive_reason == "-r/--rx-depth 64");
+}
+
+TEST_CASE("connection plan: --use-srq within the device's max_srq_wr", "[plan][srq]") {
+  auto send_bw = plan_spec_of(Operation::send, Measurement::bandwidth);
+  send_bw.use_srq = true;
+  send_bw.queue_pairs = 8;
+  auto small = rxe_limits();
+  small.max_srq_wr = 1000;
+  // The default depth is lowered to what the device holds, and says so.
+  const auto lowered = plan_for_test(send_bw, small);
+  CHECK(lowered.shared_receive_depth == 1000);
+  CHECK(lowered.shared_receive_reason == "the default depth 512 x 8 QPs, lowered to rxe0's max_srq_wr");
+  CHECK(lowered.receive_cq_entries == 1001);
+  // So is it to what one CQ holds: the SRQ lets many QPs share fewer receives.
+  send_bw.queue_pairs = 1024;
+  send_bw.tx_depth = 16;  // 1024 x 16 sends fit one CQ
+  const auto many = plan_for_test(send_bw);
+  CHECK(many.shared_receive_depth == 32766);
+  CHECK(many.shared_receive_reason == "the default depth 512 x 1024 QPs, lowered to what one rxe0 CQ holds");
+  // A depth the user gave is refused instead, naming both options and the limit.
+  send_bw.queue_pairs = 8;
+  send_bw.rx_depth = 200;
+  REQUIRE_THROWS_MATCHES(plan_for_test(send_bw, small), Error,
+                         MessageContains("--use-srq with -q/--qp 8 and -r/--rx-depth 200 needs a shared receive "
+                                         "queue of 1,600 receives (-r x -q); rxe0 allows 1,000 (max_srq_wr)"));
+  REQUIRE_THROWS_MATCHES(plan_for_test(send_bw, small), Error, MessageContains("lower -r or -q"));
+}
+
+TEST_CASE("connection plan: --use-srq on a device without shared receive queues", "[plan][srq]") {
+  auto send_bw = plan_spec_of(Operation::send, Measurement::bandwidth);
+  send_bw.use_srq = true;
+  auto none = rxe_limits();
+  none.max_srq = 0;
+  REQUIRE_THROWS_MATCHES(plan_for_test(send_bw, none), Error,
+                         MessageContains("--use-srq needs a shared receive queue, and rxe0 offers none (its "
+                                         "max_srq is 0)"));
+  // UD's receives take two scatter entries: the GRH, then the payload.
+  auto one_entry = rxe_limits();
+  one_entry.max_srq_sge = 1;
+  send_bw.qp_type = QpType::ud;
+  REQUIRE_THROWS_MATCHES(plan_for_test(send_bw, one_entry), Error,
+                         MessageContains("--use-srq with -c/--connection UD needs 2 scatter entries per shared "
+                                         "receive; rxe0 allows 1 (max_srq_sge)"));
+  send_bw.qp_type = QpType::rc;
+  CHECK(plan_for_test(send_bw, one_entry).shared_receive_depth == 512);
 }

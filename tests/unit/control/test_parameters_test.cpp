@@ -32,12 +32,14 @@ TestSpec unusual_spec() {
   s.warmup = 9;
   s.tx_depth = 64;
   s.rx_depth = 300;
+  s.use_srq = true;
   s.post_list = 4;
   s.cq_mod = 16;
   s.cpu_util = true;
   s.validate = true;
   s.atomic = AtomicOp::compare_and_swap;
   s.queue_pairs = 3;
+  s.multicast_receivers = 2;
   s.duration_s = 5;
   s.bidirectional = true;
   s.sizes = {4096, 8192};
@@ -46,6 +48,7 @@ TestSpec unusual_spec() {
   s.warmup_each_size = false;
   s.passive_wait = PassiveWait::sleep;
   s.open_loop = true;
+  s.repeats = 3;
   return s;
 }
 
@@ -83,6 +86,21 @@ TEST_CASE("parameters: every must-match row is named when the two sides differ",
   });
 }
 
+TEST_CASE("parameters: a multicast mismatch says how many receivers each side gives", "[parameters][multicast]") {
+  TestSpec server;
+  server.operation = Operation::send;
+  server.multicast_receivers = 2;
+  server.qp_type = QpType::ud;
+  TestSpec client = server;
+  client.multicast_receivers = 0;
+  client.qp_type = QpType::rc;
+  // Named before -c, which -g implies.
+  const auto conflict = find_conflict(server, client);
+  REQUIRE(conflict);
+  CHECK(*conflict == "mismatched -g/--mcg: the server attaches 2 receiving queue pairs to a multicast group, "
+                     "the client asks for 0 (0: no multicast); give the same -g on both sides");
+}
+
 TEST_CASE("parameters: hostile values are out of range, naming the option, value and range",
           "[parameters]") {
   struct Case {
@@ -105,8 +123,14 @@ TEST_CASE("parameters: hostile values are out of range, naming the option, value
            {[](TestSpec& s) { s.duration_s = 1'000'000'000; },
             "-D/--duration 1000000000 is out of range: expected 1 to 86400 seconds"},
            {[](TestSpec& s) { s.queue_pairs = 0; }, "-q/--qp 0 is out of range: expected 1 to 1024"},
+           {[](TestSpec& s) { s.multicast_receivers = 1000; },
+            "-g/--mcg 1000 is out of range: expected 1 to 256 receiving queue pairs"},
            {[](TestSpec& s) { s.post_list = 200; }, "-l/--post-list 200 exceeds -t/--tx-depth 128"},
            {[](TestSpec& s) { s.cq_mod = 129; }, "-Q/--cq-mod 129 exceeds -t/--tx-depth 128"},
+           {[](TestSpec& s) { s.repeats = 0; }, "--repeat 0 is out of range: expected 1 to 1000 repeats"},
+           {[](TestSpec& s) { s.repeats = 1001; }, "--repeat 1001 is out of range: expected 1 to 1000"},
+           {[](TestSpec& s) { s.run_infinitely = true; s.repeats = 2; },
+            "--repeat 2 and --run-infinitely conflict: a soak already measures"},
        }) {
     TestSpec s;
     c.spoil(s);

@@ -266,3 +266,23 @@ TEST_CASE("test_spec: an open-loop send or write latency server echoes: writes c
   CHECK_FALSE(rdmabench::writes_with_immediate(write_bw));
   CHECK(rdmabench::server_is_passive(write_bw));
 }
+
+TEST_CASE("test_spec: multicast is sends over UD, as a hello must say too", "[test_spec][multicast]") {
+  TestSpec s;
+  s.operation = Operation::send;
+  s.qp_type = QpType::ud;
+  s.multicast_receivers = 4;
+  CHECK_FALSE(find_unsupported(s));  // send_bw to 4 receivers
+  s.measurement = Measurement::latency;
+  s.multicast_receivers = 1;
+  CHECK_FALSE(find_unsupported(s));  // send_lat to 1
+  s.duration_s = 5;
+  CHECK_FALSE(find_unsupported(s));  // a timed ping-pong knows its messages
+  // What no command line gives, but a hostile hello could.
+  TestSpec write = s;
+  write.operation = Operation::write;
+  write.duration_s = 0;
+  const auto why = find_unsupported(write);
+  REQUIRE(why);
+  CHECK(*why == "-g/--mcg applies to send tests: a multicast group receives sends only; rdma_write_lat has none");
+}

@@ -1,9 +1,7 @@
-// The CUDA plug-in against the stand-in driver (tests/cuda_standin: host
+// The CUDA plug-in against the stand-in driver (tests/gpu_standin: host
 // memory behind the CUDA entry points), loaded the way the real driver is,
 // through RDMABENCH_CUDA_DRIVER. What needs a real GPU (dma-buf export that
 // a NIC accepts, GPUDirect traffic) is checked by tools/gpu-check.
-#include <dlfcn.h>
-
 #include "catch2_compat.hpp"
 #include <cstdlib>
 #include <optional>
@@ -13,6 +11,7 @@
 #include "rdmabench/memory/memory.hpp"
 #include "rdmabench/engine/pattern.hpp"
 #include "rdmabench/control/session.hpp"
+#include "gpu_standin_probe.hpp"
 #include "test_helpers.hpp"
 #include "../scoped_env.hpp"
 
@@ -31,23 +30,10 @@ struct StandinDriver {
   ScopedEnv dmabuf{"CUDA_STANDIN_DMABUF", std::nullopt};
 };
 
-/// Allocations and contexts the stand-in has handed out and not had back;
-/// the library stays loaded by this handle only while we ask.
-int standin_outstanding() {
-  void* handle = ::dlopen(RDMABENCH_CUDA_STANDIN, RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(handle);
-  auto outstanding = reinterpret_cast<int (*)()>(::dlsym(handle, "rdmabench_cuda_standin_outstanding"));
-  REQUIRE(outstanding);
-  const int n = outstanding();
-  ::dlclose(handle);
-  return n;
-}
+int standin_outstanding() { return rdmabench::test::standin_outstanding(RDMABENCH_CUDA_STANDIN); }
 
-std::vector<std::byte> read_back(MemoryProvider& memory, const Buffer& buffer, std::size_t bytes) {
-  std::vector<std::byte> out(bytes);
-  memory.copy_out(buffer, out);
-  return out;
-}
+using rdmabench::test::connect_client_on;
+using rdmabench::test::read_back;
 
 }  // namespace
 
@@ -133,37 +119,19 @@ TEST_CASE("cuda memory: cuda-host is pinned host memory the CPU can touch", "[cu
 
 TEST_CASE("cuda memory: write latency refuses GPU memory before connecting", "[cuda]") {
   StandinDriver standin;
-  SideConfig config;
-  config.memory = parse_memory_choice("cuda:0");
-  config.server = "127.0.0.1";
-  config.tcp_port = 1;  // nothing listens: reaching the network would say so instead
-  config.timeout = Milliseconds(500);
-  TestSpec spec;
-  spec.operation = Operation::write;
-  spec.measurement = Measurement::latency;
-  spec.sizes = {64};
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::write, Measurement::latency), Error,
                          MessageContains("write latency cannot run on cuda:0 memory: its loop polls the "
                                          "last byte of the buffer from the CPU"));
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::write, Measurement::latency), Error,
                          MessageContains("give --write-with-imm (the target then polls a completion queue), or use rdma_send_lat"));
   // Pinned host memory is CPU memory: the same test gets as far as the network.
-  config.memory = parse_memory_choice("cuda-host:0");
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda-host:0", Operation::write, Measurement::latency), Error,
                          !MessageContains("write latency cannot run"));
   CHECK(standin_outstanding() == 0);
 }
 
 TEST_CASE("cuda memory: a missing driver fails a client before it connects", "[cuda]") {
   ScopedEnv driver{"RDMABENCH_CUDA_DRIVER", "/nonexistent/libcuda.so.1"};
-  SideConfig config;
-  config.memory = parse_memory_choice("cuda:0");
-  config.server = "127.0.0.1";
-  config.tcp_port = 1;
-  TestSpec spec;
-  spec.operation = Operation::send;
-  spec.measurement = Measurement::latency;
-  spec.sizes = {64};
-  REQUIRE_THROWS_MATCHES(connect_to_server(config, spec, [](const std::string&) {}), Error,
+  REQUIRE_THROWS_MATCHES(connect_client_on("cuda:0", Operation::send, Measurement::latency), Error,
                          MessageContains("no CUDA driver"));
 }

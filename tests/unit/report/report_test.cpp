@@ -452,10 +452,10 @@ TEST_CASE("report: CSV has a header and one full row per size", "[report]") {
         "lat_samples,lat_min_us,lat_max_us,lat_median_us,lat_mean_us,lat_stdev_us,lat_p90_us,lat_p99_us,"
         "lat_p99_9_us,lat_p99_99_us,bw_seconds,bw_peak_MBps,bw_average_MBps,bw_average_Gbps,"
         "bw_message_rate_Mpps,bw_server_average_MBps,bw_both_average_MBps,bw_both_message_rate_Mpps,"
-        "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals");
+        "load_queue_pairs,load_op,load_bytes,load_mean_Gbps,load_stdev_Gbps,load_intervals,repeat,repeats");
   CHECK(row ==
         "2,01f2e3d4c5b6a7,2026-12-04T03:10:02Z,lab-guest,write_lat,client,rxe0,RoCEv2,2,1000,100,"
-        "1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,,,,,");
+        "1000,1.11,9.99,2.22,3.33,4.44,7.77,5.55,6.66,8.88,,,,,,,,,,,,,,,1,1");
 }
 
 TEST_CASE("report: every CSV column is the JSON record's field of the same name", "[report]") {
@@ -496,7 +496,7 @@ TEST_CASE("report: every CSV column is the JSON record's field of the same name"
       CHECK(cell == (field->is_string() ? field->get<std::string>() : field->dump()));
     ++compared;
   }
-  CHECK(compared == 19);
+  CHECK(compared == 21);
   // -b means the same as in the JSON: bw_* is this side's direction.
   CHECK(row.at("bw_average_MBps") == "11250");
   CHECK(row.at("bw_server_average_MBps") == "10000");
@@ -595,6 +595,8 @@ TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console
   CHECK(j["delivery"]["sent"] == 2100);
   CHECK(j["delivery"]["received"] == 1995);
   CHECK(j["delivery"]["lost"] == 105);
+  CHECK(j["delivery"]["loss_percent"] == 5.0);
+  CHECK_FALSE(j["delivery"].contains("per_receiver"));
   CHECK(j["context"]["connection_type"] == "UD");
   std::ostringstream out;
   render(*make_console_reporter(out), c, {r});
@@ -606,6 +608,39 @@ TEST_CASE("report: an unreliable receiver's delivery, in JSON and on the console
   render(*make_console_reporter(none), c, {r});
   CHECK_THAT(none.str(), Catch::Contains("0 of 2100 messages sent arrived (2100 lost, 100.00%)"));
   CHECK_THAT(none.str(), !Catch::Contains("measured by the peer"));
+}
+
+TEST_CASE("report: a multicast server's delivery, together and per receiver", "[report][multicast]") {
+  SizeResult r;
+  r.bytes = 512;
+  r.iterations = 2000;
+  r.delivery = Delivery{4200, 4150};  // 2100 messages x 2 receivers
+  r.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
+  auto c = context(false);
+  c.connection_type = "UD";
+  c.multicast_group = "::ffff:239.255.72.83";
+  c.multicast_receivers = 2;
+  const auto j = to_json(r, c);
+  CHECK(j["context"]["multicast"]["group"] == "::ffff:239.255.72.83");
+  CHECK(j["context"]["multicast"]["receivers"] == 2);
+  CHECK(j["delivery"]["sent"] == 4200);
+  CHECK(j["delivery"]["lost"] == 50);
+  REQUIRE(j["delivery"]["per_receiver"].size() == 2);
+  CHECK(j["delivery"]["per_receiver"][1]["qp_number"] == 0x12);
+  CHECK(j["delivery"]["per_receiver"][1]["received"] == 2050);
+  CHECK(j["delivery"]["per_receiver"][1]["lost"] == 50);
+  CHECK(j["delivery"]["per_receiver"][1]["loss_percent"].get<double>() == Approx(100.0 * 50 / 2100));
+  CHECK(j["delivery"]["per_receiver"][0]["loss_percent"] == 0.0);
+  std::ostringstream out;
+  render(*make_console_reporter(out), c, {r});
+  CHECK_THAT(out.str(), Catch::Contains("# Multicast       : group ::ffff:239.255.72.83: the client sends to it, 2 "
+                                        "receiving QPs on the server"));
+  CHECK_THAT(out.str(), Catch::Contains("delivery: 4150 of 4200 copies arrived (2100 messages sent to the group x 2 "
+                                        "receivers; 50 lost, 1.19%)"));
+  CHECK_THAT(out.str(), Catch::Contains("receiver 1 (QP 0x000011): 2100 of 2100 arrived (0 lost, 0.00%)"));
+  CHECK_THAT(out.str(), Catch::Contains("receiver 2 (QP 0x000012): 2050 of 2100 arrived (50 lost, 2.38%)"));
+  // Without multicast the context says so with null.
+  CHECK(to_json(r, context(false))["context"]["multicast"].is_null());
 }
 
 TEST_CASE("report: the header says why inline is what it is, and the PCIe ordering", "[report]") {
@@ -752,6 +787,90 @@ TEST_CASE("report: a soak's periods and its summary, on the console and in the J
   CHECK(s["bandwidth"]["messages"] == 5000);
 }
 
+namespace {
+
+/// A send_bw server with --use-srq -q 4 on rxe: the shared queue's depth in
+/// the context, and the RNR NAKs of the size (none sent, two received).
+std::pair<RunContext, SizeResult> shared_receive_queue_run() {
+  RunContext c = context(false);
+  c.test = "send_bw";
+  c.queue_pairs = 4;
+  c.srq_depth = 2048;
+  c.srq_reason = "the default depth 512 x 4 QPs";
+  c.parameters.operation = Operation::send;
+  c.parameters.queue_pairs = 4;
+  c.parameters.use_srq = true;
+  SizeResult r = bandwidth_result();
+  r.bandwidth->per_qp_mb_per_s = {2800.0, 2810.0, 2820.0, 2820.0};
+  r.receiver_not_ready = ReceiverNotReady{0, 2, "rxe0 port 1 hw_counters"};
+  return {c, r};
+}
+
+}  // namespace
+
+TEST_CASE("report: a shared receive queue's depth in the header and the JSON, its RNR NAKs per size",
+          "[report][srq]") {
+  const auto [c, r] = shared_receive_queue_run();
+  const auto text = console(c, {r});
+  CHECK_THAT(text, Catch::Contains("# SRQ             : depth 2048 shared by 4 QPs (the default depth 512 x 4 QPs)\n"));
+  CHECK_THAT(text, Catch::Contains("#         receiver not ready: 0 RNR NAKs sent, 2 received (rxe0 port 1 hw_counters)\n"));
+  const auto j = to_json(r, c);
+  CHECK(j["context"]["srq"] ==
+        nlohmann::json({{"depth", 2048}, {"queue_pairs", 4}, {"reason", "the default depth 512 x 4 QPs"}}));
+  CHECK(j["context"]["parameters"]["use_srq"] == true);
+  CHECK(j["receiver_not_ready"] ==
+        nlohmann::json({{"naks_sent", 0}, {"naks_received", 2}, {"source", "rxe0 port 1 hw_counters"}}));
+  // Without one: no line, a null in the context, no figure.
+  const auto plain = console(context(false), {bandwidth_result()});
+  CHECK(plain.find("# SRQ") == std::string::npos);
+  CHECK(plain.find("receiver not ready") == std::string::npos);
+  const auto p = to_json(bandwidth_result(), context(false));
+  CHECK(p["context"]["srq"].is_null());
+  CHECK_FALSE(p.contains("receiver_not_ready"));
+  // A device that counts only one side says which it does not.
+  SizeResult mlx5 = bandwidth_result();
+  mlx5.receiver_not_ready = ReceiverNotReady{std::nullopt, 3, "mlx5_0 port 1 hw_counters"};
+  CHECK_THAT(console(c, {mlx5}), Catch::Contains("receiver not ready: 3 RNR NAKs received (those sent are not counted)"));
+  CHECK(to_json(mlx5, c)["receiver_not_ready"]["naks_sent"].is_null());
+}
+
+TEST_CASE("report: --repeat marks each record, CSV row and console pass with its repeat of N",
+          "[report][repeat]") {
+  auto c = context(false);
+  c.parameters.repeats = 2;
+  auto first = bandwidth_result();
+  auto second = bandwidth_result();
+  second.repeat = 2;
+  std::ostringstream console_text, json_text, csv_text;
+  render(*make_console_reporter(console_text), c, {first, second});
+  render(*make_json_reporter(json_text), c, {first, second});
+  render(*rdmabench::make_csv_reporter(csv_text), c, {second});
+  const auto lines = lines_of(json_text.str());
+  REQUIRE(lines.size() == 2);
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const auto j = nlohmann::json::parse(lines[k]);
+    CHECK(j["repeat"] == k + 1);
+    CHECK(j["repeats"] == 2);
+    CHECK(j["run_id"] == "01f2e3d4c5b6a7");  // one run, both passes
+    CHECK(j["context"]["parameters"]["repeats"] == 2);
+  }
+  CHECK(csv_row(csv_text.str()).at("repeat") == "2");
+  CHECK(csv_row(csv_text.str()).at("repeats") == "2");
+  const auto text = console_text.str();
+  CHECK_THAT(text, Catch::Contains("#         repeat 1 of 2\n"));
+  CHECK_THAT(text, Catch::Contains("#         repeat 2 of 2\n"));
+  CHECK(text.find("repeat 1 of 2") < text.find("repeat 2 of 2"));
+  CHECK_THAT(text, Catch::Contains("2 passes over the sizes on one connection"));
+  // Without --repeat: repeat 1 of 1 in the record, no marker on the console.
+  std::ostringstream plain_console, plain_json;
+  render(*make_console_reporter(plain_console), context(false), {bandwidth_result()});
+  render(*make_json_reporter(plain_json), context(false), {bandwidth_result()});
+  CHECK(plain_console.str().find("repeat") == std::string::npos);
+  const auto plain = nlohmann::json::parse(lines_of(plain_json.str()).at(0));
+  CHECK(plain["repeat"] == 1);
+  CHECK(plain["repeats"] == 1);
+}
+
 TEST_CASE("report: sample records of every kind, for the schema check", "[.schema-samples]") {
   // Latency (with a load beside it), bandwidth, and -b with the server's
   // direction: every group the pair JSON and CSV writers can emit.
@@ -768,9 +887,23 @@ TEST_CASE("report: sample records of every kind, for the schema check", "[.schem
   auto csv_file = rdmabench::test::schema_sample_file("pair.csv");
   auto both_ways_degraded = on_degraded_link();
   both_ways_degraded.bidirectional = true;
+  const auto [srq_context, srq_result] = shared_receive_queue_run();
+  // A multicast server's record: the context's group, each receiver's delivery.
+  auto multicast = context(false);
+  multicast.connection_type = "UD";
+  multicast.multicast_group = "::ffff:239.255.72.83";
+  multicast.multicast_receivers = 2;
+  auto received = bandwidth_result();
+  received.delivery = Delivery{4200, 4150};
+  received.delivery_per_receiver = {{0x11, Delivery{2100, 2100}}, {0x12, Delivery{2100, 2050}}};
+  auto repeated = context(false);
+  repeated.parameters.repeats = 3;
+  auto second_pass = bandwidth_result();
+  second_pass.repeat = 2;
   const std::pair<RunContext, SizeResult> runs[] = {
-      {context(true), latency}, {context(false), bandwidth_result()}, {both_ways, bidirectional},
-      {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional}};
+      {context(true), latency}, {repeated, second_pass}, {context(false), bandwidth_result()},
+      {both_ways, bidirectional}, {on_degraded_link(), bandwidth_result()}, {both_ways_degraded, bidirectional},
+      {srq_context, srq_result}, {multicast, received}};
   bool header = true;
   {
     // A soak's period and summary records: a CSV row for the period, none

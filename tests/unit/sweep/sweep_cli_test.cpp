@@ -249,6 +249,7 @@ TEST_CASE("rdma_sweep re-test plan: the report's verdict, a slow node's pairs re
 TEST_CASE("rdma_sweep contexts: the GPU's relation to the NIC, as far as known", "[unit][sweep]") {
   CHECK(gpu_relation_of(parse_memory_choice("host"), "mlx5_0").empty());
   CHECK_THAT(gpu_relation_of(parse_memory_choice("cuda:1"), "mlx5_0"), Catch::Contains("CUDA device 1"));
+  CHECK_THAT(gpu_relation_of(parse_memory_choice("rocm:2"), "mlx5_0"), Catch::Contains("ROCm device 2"));
   auto by_address = parse_memory_choice("cuda");
   by_address.cuda_bus_id = "0000:ff:1f.7";
   CHECK_THAT(gpu_relation_of(by_address, "mlx5_0"), Catch::Contains("0000:ff:1f.7 is not in sysfs"));

@@ -142,3 +142,37 @@ TEST_CASE("counter sampler: reads at its start, every interval and at its finish
   for (std::size_t k = 1; k < s.ends_ms.size(); ++k) CHECK(s.ends_ms[k] > s.ends_ms[k - 1]);
   for (const auto& [name, deltas] : s.moved) CHECK(deltas.size() == s.ends_ms.size());
 }
+
+TEST_CASE("receiver not ready: the RNR NAKs a device counts, zero included", "[counters][srq]") {
+  using rdmabench::CounterSnapshot;
+  using rdmabench::receiver_not_ready;
+  const CounterSnapshot rxe_before{"rxe0 port 1 hw_counters", false,
+                                   {{"send_rnr_err", 5}, {"rcvd_rnr_err", 7}, {"rcvd_seq_err", 1}}};
+  CounterSnapshot rxe_after = rxe_before;
+  const auto quiet = receiver_not_ready(rxe_before, rxe_after);
+  REQUIRE(quiet.has_value());
+  CHECK(quiet->naks_sent == 0u);
+  CHECK(quiet->naks_received == 0u);
+  CHECK(quiet->source == "rxe0 port 1 hw_counters");
+  rxe_after.values["send_rnr_err"] = 9;
+  rxe_after.values["rcvd_rnr_err"] = 10;
+  const auto moved = receiver_not_ready(rxe_before, rxe_after);
+  REQUIRE(moved.has_value());
+  CHECK(moved->naks_sent == 4u);
+  CHECK(moved->naks_received == 3u);
+  // mlx5 counts only those it received, by another name.
+  const CounterSnapshot mlx5_before{"mlx5_0 port 1 counters and hw_counters", false, {{"rnr_nak_retry_err", 2}}};
+  CounterSnapshot mlx5_after = mlx5_before;
+  mlx5_after.values["rnr_nak_retry_err"] = 12;
+  const auto mlx5 = receiver_not_ready(mlx5_before, mlx5_after);
+  REQUIRE(mlx5.has_value());
+  CHECK_FALSE(mlx5->naks_sent.has_value());
+  CHECK(mlx5->naks_received == 10u);
+  // siw counts none (iWARP has no RNR): nothing to report, not zero.
+  const CounterSnapshot siw{"host TCP, host-wide (siw0 has no counters of its own)", true, {{"tcp_RetransSegs", 3}}};
+  CHECK_FALSE(receiver_not_ready(siw, siw).has_value());
+  // A counter reset between the reads gives no delta.
+  rxe_after.values["send_rnr_err"] = 1;
+  rxe_after.values["rcvd_rnr_err"] = 1;
+  CHECK_FALSE(receiver_not_ready(rxe_before, rxe_after).has_value());
+}

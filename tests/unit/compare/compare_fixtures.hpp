@@ -125,4 +125,19 @@ inline std::vector<json> bw_repeats(const RecordSpec& s, const std::vector<doubl
   return records;
 }
 
+/// One run with --repeat N (N = the averages given): its records share the
+/// run id and carry repeat 1..N and repeats N, as a pair binary writes them.
+inline std::vector<json> bw_run_repeated(const RecordSpec& s, const std::vector<double>& averages,
+                                         std::uint64_t run_id) {
+  std::vector<json> records;
+  for (std::size_t i = 0; i < averages.size(); ++i) {
+    json r = bw_record(s, averages[i], run_id);
+    r["repeat"] = i + 1;
+    r["repeats"] = averages.size();
+    r["context"]["parameters"]["repeats"] = averages.size();
+    records.push_back(r);
+  }
+  return records;
+}
+
 }  // namespace compare_test

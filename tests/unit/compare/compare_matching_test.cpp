@@ -141,6 +141,51 @@ TEST_CASE("compare matching: firmware, MTU and a rate cap that differ are warned
   CHECK(texts.size() == 4);
 }
 
+TEST_CASE("compare matching: the repeats of one --repeat run are its samples, alone or beside separate runs",
+          "[compare]") {
+  CompareScratch dir("repeat");
+  RecordSpec s;
+  // `rdma_write_bw --repeat 5 --json-file X` alone: one run id, repeat 1..5.
+  const auto old_file = dir.write("old.json", bw_run_repeated(s, {100, 101, 99, 100.5, 99.5}, 1));
+  const auto new_file = dir.write("new.json", bw_run_repeated(s, {80, 81, 79, 80.5, 79.5}, 2));
+  const RecordSet old_side = side_of({old_file});
+  CHECK(old_side.measurements.size() == 5);
+  CHECK(old_side.notes.empty());  // no repeat taken for a record read twice
+  const Comparison c = compare_sides(old_side, side_of({new_file}), {});
+  CHECK(c.matched_tests == 1);
+  CHECK(c.unmatched.empty());
+  const FigureComparison* bw = row_of(c, "write_bw", "bw_average_MBps");
+  REQUIRE(bw != nullptr);
+  CHECK(bw->old_side.values.size() == 5);
+  CHECK(bw->new_side.values.size() == 5);
+  CHECK(bw->old_side.interval.has_value());  // five repeats: a noise estimate
+  CHECK(bw->change.verdict == Verdict::regressed);
+
+  // A --repeat 3 run, a --repeat 1 run and a record of before --repeat
+  // (no repeat field), each its own run id: one test of five repeats,
+  // whatever each run's `repeats` parameter was.
+  auto mixed = bw_run_repeated(s, {100, 101, 99}, 11);
+  for (const json& r : bw_run_repeated(s, {100.5}, 12)) mixed.push_back(r);
+  for (const json& r : bw_repeats(s, {99.5}, 13)) mixed.push_back(r);
+  const Comparison m = compare_sides(side_of({dir.write("mixed.json", mixed)}), side_of({new_file}), {});
+  CHECK(m.matched_tests == 1);
+  CHECK(m.unmatched.empty());
+  const FigureComparison* mixed_bw = row_of(m, "write_bw", "bw_average_MBps");
+  REQUIRE(mixed_bw != nullptr);
+  CHECK(mixed_bw->old_side.values.size() == 5);
+  CHECK(mixed_bw->change.verdict == Verdict::regressed);
+
+  // Two runs with repeat 1..2 each: the same indices, other run ids, four repeats.
+  auto two_runs = bw_run_repeated(s, {100, 101}, 21);
+  for (const json& r : bw_run_repeated(s, {99, 100.5}, 22)) two_runs.push_back(r);
+  CHECK(side_of({dir.write("two_runs.json", two_runs)}).measurements.size() == 4);
+
+  // The --repeat file named twice: each repeat counts once.
+  const RecordSet twice = side_of({old_file, old_file});
+  CHECK(twice.measurements.size() == 5);
+  CHECK(any_contains(twice.notes, "5 records left out: read twice"));
+}
+
 TEST_CASE("compare reading: a record read twice is no repeat, soak periods and failed sweep pairs are left out",
           "[compare]") {
   CompareScratch dir("twice");

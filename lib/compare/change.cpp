@@ -49,7 +49,7 @@ Change judge_change(double point, std::optional<Interval> interval, double thres
   if (!interval) {
     const double bad = sign * point;
     c.verdict = bad > threshold ? Verdict::regressed : bad < -threshold ? Verdict::improved : Verdict::same;
-    c.note = "single run: no noise estimate";
+    c.note = "one repeat a side: no noise estimate";
     return c;
   }
   const double least_bad = std::min(sign * interval->low, sign * interval->high);
@@ -79,7 +79,7 @@ Change measure_change(std::span<const double> old_values, std::span<const double
     interval = bootstrap_change(old_values, new_values, options, floor);
   Change c = judge_change(point, interval, threshold, better);
   if (!interval && (old_values.size() > 1 || new_values.size() > 1))
-    c.note = fmt::format("one run on the {} side: no noise estimate", old_values.size() == 1 ? "old" : "new");
+    c.note = fmt::format("one repeat on the {} side: no noise estimate", old_values.size() == 1 ? "old" : "new");
   return c;
 }
 

@@ -81,7 +81,11 @@ std::vector<std::string> short_labels(const Comparison& comparison) {
 
 std::string distinguishing_parameters(const std::vector<MatchKey>& keys, std::size_t i) {
   std::string text;
-  for (const auto& [name, value] : keys[i].parameters) {
+  for (const auto& parameter : keys[i].parameters) {
+    // Named copies, not a structured binding: clang before 16 cannot
+    // capture a binding in a lambda.
+    const std::string& name = parameter.first;
+    const std::string& value = parameter.second;
     const bool differs = std::any_of(keys.begin(), keys.end(), [&](const MatchKey& other) {
       if (&other == &keys[i] || other.test != keys[i].test || other.bytes != keys[i].bytes || other.role != keys[i].role)
         return false;
@@ -105,7 +109,7 @@ std::string method_text(const ReportInputs& inputs) {
   return fmt::format(
       "Each figure is the median of a test's repeats; the change is new against old. Intervals: {:g}%, a "
       "bootstrap of {} resamples of the repeats (seed {}). A change is regressed or improved only when its "
-      "whole interval lies beyond the figure's threshold; with one run on a side there is no noise estimate, "
+      "whole interval lies beyond the figure's threshold; with one repeat (one record) on a side there is no noise estimate, "
       "and the threshold alone decides. Thresholds: {} (docs/compare.md).",
       b.confidence * 100, b.resamples, b.seed, thresholds);
 }

@@ -50,11 +50,11 @@ TEST_CASE("compare verdict: one run a side, the threshold alone, marked", "[comp
   const Change c = measure_change(std::vector<double>{100}, std::vector<double>{90}, 0.03, Better::higher, {});
   CHECK(c.verdict == Verdict::regressed);
   CHECK_FALSE(c.interval);
-  CHECK(c.note == "single run: no noise estimate");
+  CHECK(c.note == "one repeat a side: no noise estimate");
   const Change d = measure_change(std::vector<double>{100, 101, 99}, std::vector<double>{99}, 0.03, Better::higher, {});
   CHECK(d.verdict == Verdict::same);
   CHECK_FALSE(d.interval);
-  CHECK(d.note == "one run on the new side: no noise estimate");
+  CHECK(d.note == "one repeat on the new side: no noise estimate");
 }
 
 TEST_CASE("compare verdict: a counter that never moved now moves", "[compare]") {

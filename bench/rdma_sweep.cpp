@@ -14,6 +14,7 @@
 #include "cli/options.hpp"
 #include "sweep/coordination.hpp"
 #include "sweep/join_watchdog.hpp"
+#include "sweep/out_folder.hpp"
 #include "sweep/rank_setup.hpp"
 #include "sweep/sweep_options.hpp"
 #include "rdmabench/version.hpp"
@@ -35,6 +36,14 @@ std::string prepare_output(const SweepOptions& options) {
   std::error_code error;
   std::filesystem::create_directories(options.out_dir, error);
   if (error) return fmt::format("cannot make the --out folder '{}': {}", options.out_dir, error.message());
+  // A baseline that cannot be read is said now, not in the last report.
+  if (!options.baseline_dir.empty()) {
+    try {
+      read_baseline_records(options.baseline_dir);
+    } catch (const Error& e) {
+      return e.what();
+    }
+  }
   return {};
 }
 

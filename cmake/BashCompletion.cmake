@@ -20,7 +20,7 @@ if(NOT Python3_Interpreter_FOUND)
   return()
 endif()
 
-set(completed ${RDMABENCH_BINARIES} rdma_topo rdma_devices tcp_baseline)
+set(completed ${RDMABENCH_BINARIES} rdma_topo rdma_devices rdma_compare tcp_baseline)
 if(TARGET rdma_sweep)
   list(APPEND completed rdma_sweep)
 endif()

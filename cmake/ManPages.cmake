@@ -47,6 +47,7 @@ set(summaries
   "rdma_atomic_lat=RDMA atomic (fetch-and-add, compare-and-swap) latency"
   "rdma_topo=RDMA devices, GPUs and how each GPU reaches each NIC, from sysfs"
   "rdma_devices=every RDMA device and port with its transport (IB, RoCE, iWARP)"
+  "rdma_compare=two sets of rdmabench results side by side, with the noise taken into account"
   "tcp_baseline=TCP bandwidth and latency over the same links, for comparison"
   "rdma_sweep=fabric-wide RDMA pair sweeps under mpirun or srun, with heatmaps"
   "rdmabench-transport-shootout=RoCEv2, iWARP, InfiniBand and TCP side by side on one host"
@@ -64,7 +65,7 @@ function(summary_of name out)
   message(FATAL_ERROR "ManPages.cmake: no summary for ${name}")
 endfunction()
 
-foreach(binary IN LISTS RDMABENCH_BINARIES ITEMS rdma_topo rdma_devices tcp_baseline rdma_sweep)
+foreach(binary IN LISTS RDMABENCH_BINARIES ITEMS rdma_topo rdma_devices rdma_compare tcp_baseline rdma_sweep)
   if(NOT TARGET ${binary})
     continue()  # rdma_sweep without MPI
   endif()

@@ -3,7 +3,7 @@
 # cluster admin installs the way they install perftest:
 #
 #   rdmabench        (component node)  the eight pair binaries, rdma_topo,
-#                    rdma_devices, tcp_baseline, the user tools that run
+#                    rdma_devices, rdma_compare, tcp_baseline, the user tools that run
 #                    against real devices, docs, man pages, bash completion,
 #                    the licence. No MPI dependency: every node takes it.
 #   rdmabench-sweep  (component sweep) rdma_sweep and its heatmap tool; it

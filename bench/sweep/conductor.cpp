@@ -285,9 +285,15 @@ int Conductor::run() {
           ? ""
           : fmt::format(" ({} failures did not reproduce on re-test and fail nothing: see failures.txt)",
                         summary.not_reproduced);
-  std::cerr << fmt::format("rdma_sweep: {} pairs in {:.1f} s; {}{}; reports in {}\n", pairs_done_,
+  const std::string against_baseline =
+      rank_.options.baseline_dir.empty()
+          ? ""
+          : fmt::format("; against the baseline {}: {} pairs regressed, {} improved", rank_.options.baseline_dir,
+                        summary.regressed_pairs, summary.improved_pairs);
+  std::cerr << fmt::format("rdma_sweep: {} pairs in {:.1f} s; {}{}{}; reports in {}\n", pairs_done_,
                            std::chrono::duration<double>(Clock::now() - started_).count(),
-                           failed ? "FAILED (see failures.txt)" : "all passed", unconfirmed, rank_.options.out_dir);
+                           failed ? "FAILED (see failures.txt)" : "all passed", unconfirmed, against_baseline,
+                           rank_.options.out_dir);
   mail_.drain(rank_.options.timeout_s);
   meet_at_the_end_();
   if (rank_.options.heatmaps) report({}, /*with_heatmaps=*/true);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sweep/out_folder.hpp"
+
 namespace rdmabench::sweep_cli {
 
 namespace {
@@ -42,6 +44,9 @@ sweep::ReportOptions report_options(const SweepOptions& options, std::span<const
   report.title = fmt::format("rdma_sweep: {} of {} endpoints", sweep::pattern_name(options.schedule.pattern),
                              endpoints.size());
   report.notes = std::move(notes);
+  if (!options.baseline_dir.empty())
+    report.baseline = sweep::Baseline{options.baseline_dir, read_baseline_records(options.baseline_dir),
+                                      options.baseline_thresholds};
   return report;
 }
 

@@ -21,3 +21,26 @@ void refuse_mixing_sweeps(const std::filesystem::path& out_dir, bool resume) {
 }
 
 }  // namespace rdmabench::sweep_cli
+
+#include <fstream>
+
+namespace rdmabench::sweep_cli {
+
+std::vector<sweep::SweepRecord> read_baseline_records(const std::filesystem::path& dir) {
+  const auto results = dir / "results.jsonl";
+  std::ifstream in(results);
+  require(static_cast<bool>(in), fmt::format("--baseline {}: cannot read {}", dir.string(), results.string()),
+          "give the --out folder of an earlier rdma_sweep of the same fabric");
+  std::vector<sweep::SweepRecord> records;
+  std::size_t torn = 0;  // a sweep killed mid-append: its last line is dropped
+  try {
+    records = sweep::read_records(in, &torn);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--baseline {}: {}", dir.string(), e.what()));
+  }
+  require(!records.empty(), fmt::format("--baseline {}: {} holds no record", dir.string(), results.string()),
+          "give the --out folder of an earlier rdma_sweep that measured pairs");
+  return records;
+}
+
+}  // namespace rdmabench::sweep_cli

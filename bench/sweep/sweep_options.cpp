@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <sstream>
 
 #include "cli/benchmark_kinds.hpp"
@@ -17,7 +18,8 @@ using cli::UsageError;
 namespace {
 
 struct RawSweepOptions {
-  std::string device, devices, addresses, tests = "write_bw", pattern = "pairwise", out, resume;
+  std::string device, devices, addresses, tests = "write_bw", pattern = "pairwise", out, resume, baseline;
+  std::vector<std::string> baseline_thresholds;
   int base_port = 18515;
   int root = 0, repeat = 1;
   std::uint64_t seed = 1;
@@ -70,7 +72,13 @@ po::options_description sweep_description(SweepOptions& o, RawSweepOptions& raw)
       ("port", po::value(&raw.base_port)->default_value(raw.base_port),
        "with rdma_cm (-R, iWARP): rank r's n-th pair of a round listens on PORT + 2(r + n x ranks) + 1")
       ("out", po::value(&raw.out), "folder for results.jsonl, the CSVs, heatmaps and reports (required)")
-      ("resume", po::value(&raw.resume), "continue the sweep in this folder: pairs in its results.jsonl are skipped");
+      ("resume", po::value(&raw.resume), "continue the sweep in this folder: pairs in its results.jsonl are skipped")
+      ("baseline", po::value(&raw.baseline),
+       "an earlier sweep's --out folder: the report marks the pairs whose judged figure moved past the threshold "
+       "against the same pairs there, with a heatmap of the change")
+      ("baseline-threshold", po::value(&raw.baseline_thresholds)->composing(),
+       "NAME=P%[,...] as rdma_compare's --threshold: how far a pair's figure may move against the baseline "
+       "(defaults: bw=3%, p99=10%, median=5%; see docs/compare.md)");
   return d;
 }
 
@@ -102,6 +110,25 @@ void apply_counter_limits(const RawSweepOptions& raw, SweepOptions& o) {
       }
     }
   o.counter_limits = sweep::with_settings(sweep::default_counter_limits(), settings);
+}
+
+void apply_baseline(const RawSweepOptions& raw, SweepOptions& o) {
+  if (raw.baseline.empty()) {
+    if (!raw.baseline_thresholds.empty()) throw UsageError("--baseline-threshold needs --baseline DIR");
+    return;
+  }
+  std::error_code error;
+  if (std::filesystem::equivalent(raw.baseline, o.out_dir, error))
+    throw UsageError(fmt::format("--baseline {} is this sweep's own folder: give an earlier sweep's --out folder",
+                                 raw.baseline));
+  o.baseline_dir = raw.baseline;
+  for (const std::string& spec : raw.baseline_thresholds) {
+    try {
+      o.baseline_thresholds.apply(spec);
+    } catch (const Error& e) {
+      throw UsageError("--baseline-threshold: " + std::string(e.what()));
+    }
+  }
 }
 
 void apply_devices(const RawSweepOptions& raw, SweepOptions& o) {
@@ -146,6 +173,7 @@ void apply_sweep(const po::variables_map& vm, const RawSweepOptions& raw, SweepO
   o.out_dir = o.resume ? raw.resume : raw.out;
   if (o.out_dir.empty()) throw UsageError("--out DIR is required: where results.jsonl and the reports go");
   apply_counter_limits(raw, o);
+  apply_baseline(raw, o);
   o.retest = !raw.no_retest;
   o.heatmaps = !raw.no_heatmaps;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/compare/thresholds.hpp"
 #include "rdmabench/sweep/counter_limits.hpp"
 #include "rdmabench/sweep/schedule.hpp"
 
@@ -45,6 +46,10 @@ struct SweepOptions {
   bool resume = false;             ///< --resume: skip pairs already in out_dir/results.jsonl
   bool retest = true;              ///< second pass over the failing pairs' ends
   bool heatmaps = true;            ///< draw PNG heatmaps (tools/sweep-heatmaps) at the end
+  /// --baseline: an earlier sweep's folder whose pairs this one's are
+  /// compared with in the report; empty: none.
+  std::string baseline_dir;
+  compare::Thresholds baseline_thresholds;  ///< --baseline-threshold over rdma_compare's defaults
   /// The options for the pair benchmarks, as given (without -d/--timeout,
   /// which the sweep adds per rank).
   std::vector<std::string> pair_args;

@@ -44,10 +44,15 @@ void write_csv(const std::filesystem::path& file, const std::vector<Endpoint>& e
 }  // namespace
 
 void write_csvs(const std::filesystem::path& dir, const ReportModel& model) {
-  for (const TestReport& t : model.tests)
+  for (const TestReport& t : model.tests) {
     for (const auto* figures : {&t.figures, &t.counter_figures})
       for (const FigureMatrix& f : *figures)
         write_csv(dir / (figure_file_stem(t.test, f.key) + ".csv"), model.endpoints, f.matrix);
+    // The change against the baseline, in percent, for tools/sweep-heatmaps.
+    if (t.baseline)
+      write_csv(dir / (figure_file_stem(t.test, t.baseline->change.key) + ".csv"), model.endpoints,
+                t.baseline->change.matrix);
+  }
 }
 
 }  // namespace rdmabench::sweep::detail

@@ -46,6 +46,12 @@ ReportSummary write_failures(const std::filesystem::path& file, const ReportMode
   ReportSummary summary;
   for (const TestReport& t : model.tests) write_failing_pairs(out, summary, model, t);
   for (const TestReport& t : model.tests) write_suspects(out, summary, model, t);
+  // Against a baseline: counted for the binary's last words, not written
+  // here (failures.txt lists what fails the sweep, and a move does not).
+  for (const TestReport& t : model.tests)
+    if (t.baseline)
+      for (const BaselineMove& m : t.baseline->moved)
+        ++(m.change.verdict == compare::Verdict::regressed ? summary.regressed_pairs : summary.improved_pairs);
   finish_output(out, file);
   return summary;
 }

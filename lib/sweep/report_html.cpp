@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "rdmabench/compare/report.hpp"
 #include "report_internal.hpp"
 
 namespace rdmabench::sweep::detail {
@@ -103,6 +104,54 @@ void write_counter_section(std::ostream& out, const std::filesystem::path& dir, 
   }
 }
 
+/// Each pair's change against the baseline as a heatmap (red worse, green
+/// better, pale within the threshold), its PNG, and the pairs that moved.
+void write_baseline_section(std::ostream& out, const std::filesystem::path& dir, const ReportModel& model,
+                            const TestReport& t) {
+  if (!t.baseline) return;
+  const BaselineReport& b = *t.baseline;
+  out << "<h3>Against the baseline</h3>\n<p>" << html_escape(baseline_summary(t)) << "</p>\n";
+  if (b.compared == 0) return;
+  const Figure& judged = t.main_figure().figure;
+  out << "<div class=\"baseline-heatmap\" id=\"" << html_escape(t.test + "-" + b.change.key) << "\">\n";
+  out << fmt::format("<table><caption>{} ({}); row: client, column: server</caption>\n<tr><th class=\"text\">"
+                     "client \\ server</th>",
+                     html_escape(b.change.figure.name), html_escape(b.change.figure.unit));
+  for (const Endpoint& e : model.endpoints) out << "<th>" << html_escape(endpoint_label(e)) << "</th>";
+  out << "</tr>\n";
+  for (EndpointIndex c = 0; c < model.endpoints.size(); ++c) {
+    out << "<tr><th class=\"text\">" << html_escape(endpoint_label(model.endpoints[c])) << "</th>";
+    for (EndpointIndex s = 0; s < model.endpoints.size(); ++s) {
+      const Cell& cell = b.change.matrix.at(c, s);
+      if (cell.state != CellState::measured) {
+        out << "<td class=\"none\" title=\"not compared\"></td>";
+        continue;
+      }
+      out << fmt::format("<td style=\"{}\">{}</td>", change_colour(cell.value, judged.better, b.threshold),
+                         html_escape(compare::change_text(cell.value / 100)));
+    }
+    out << "</tr>\n";
+  }
+  out << "</table>\n";
+  write_png(out, dir, t, b.change);
+  out << "</div>\n";
+  if (b.moved.empty()) {
+    out << "<p>No pair moved past the threshold.</p>\n";
+    return;
+  }
+  out << fmt::format("<table><tr><th class=\"text\">pair</th><th>baseline {} ({})</th><th>now</th><th>change</th>"
+                     "<th class=\"text\">verdict</th></tr>\n",
+                     html_escape(judged.name), html_escape(judged.unit));
+  for (const BaselineMove& m : b.moved)
+    out << fmt::format("<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"text {}\">{}</td>"
+                       "</tr>\n",
+                       html_escape(pair_text(model.endpoints, m.pair)), value_text(m.old_value),
+                       value_text(m.new_value), html_escape(compare::change_text(m.change.point)),
+                       m.change.verdict == compare::Verdict::regressed ? "confirmed" : "cleared",
+                       compare::verdict_name(m.change.verdict));
+  out << "</table>\n";
+}
+
 void write_endpoints(std::ostream& out, const ReportModel& model) {
   out << "<h2>Endpoints</h2>\n<table><tr><th>rank</th><th class=\"text\">host</th><th class=\"text\">device</th>"
          "<th>rail</th><th class=\"text\">address</th><th>port rate</th><th class=\"text\">firmware</th>"
@@ -135,6 +184,7 @@ void write_html(const std::filesystem::path& dir, const ReportModel& model, cons
     write_html_pairs(out, model, t);
     write_html_verdict(out, model, t);
     write_counter_section(out, dir, model, t);
+    write_baseline_section(out, dir, model, t);
     for (const FigureMatrix& f : t.figures) {
       if (&f == &t.main_figure()) continue;
       out << "<details><summary>" << html_escape(f.figure.name) << " (" << html_escape(f.figure.unit)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmabench/compare/change.hpp"
 #include "rdmabench/sweep/report.hpp"
 #include "rdmabench/sweep/retest_outcome.hpp"
 #include "value_text.hpp"
@@ -74,6 +75,26 @@ struct RetestRow {
   bool failing() const { return !error.empty() || miss.has_value(); }
 };
 
+/// A pair whose judged figure moved past the baseline's threshold.
+struct BaselineMove {
+  DirectedPair pair;
+  double old_value = 0;  ///< the baseline's (the median, where it measured the pair more than once)
+  double new_value = 0;
+  compare::Change change;
+};
+
+/// A test against the baseline sweep (report_baseline.cpp).
+struct BaselineReport {
+  std::string dir;
+  /// "change_bw_average_Gbps": each pair's change of the judged figure, in
+  /// percent (new / old - 1, x 100); empty where either sweep has no figure.
+  FigureMatrix change;
+  std::vector<BaselineMove> moved;   ///< regressed first, then improved, each worst first
+  std::size_t compared = 0;          ///< pairs with the figure in both sweeps
+  std::size_t without_baseline = 0;  ///< measured pairs the baseline does not hold
+  double threshold = 0;              ///< a fraction
+};
+
 struct TestReport {
   std::string test;
   std::vector<FigureMatrix> figures;  ///< every figure its records hold, in figure_fields() order
@@ -94,6 +115,8 @@ struct TestReport {
   /// One per watched counter that moved in a sweep record: each pair's
   /// delta, both ends added ("counter_rcvd_seq_err"; report_counters.cpp).
   std::vector<FigureMatrix> counter_figures;
+  /// Against ReportOptions::baseline, when there is one.
+  std::optional<BaselineReport> baseline;
 
   const FigureMatrix& main_figure() const { return figures.at(main); }
 };
@@ -113,6 +136,17 @@ ReportModel build_model(std::span<const SweepRecord> records, std::span<const En
 
 /// The test's pass=retest records judged, and a finding per suspect.
 void assess_retests(TestReport& test, std::span<const SweepRecord> records, std::span<const Endpoint> endpoints);
+
+// --- against a baseline (report_baseline.cpp) ---
+
+/// Fills test.baseline from the baseline's records of the same test.
+void compare_with_baseline(TestReport& test, const std::vector<const SweepRecord*>& sweep,
+                           std::span<const Endpoint> endpoints, const Baseline& baseline);
+/// "One run a side: ... 12 pairs compared: 2 regressed, 1 improved." for the report's text.
+std::string baseline_summary(const TestReport& test);
+/// A change cell's background: red the worse it is, green the better, pale
+/// within the threshold.
+std::string change_colour(double change_percent, Better better, double threshold);
 
 // --- counters (report_counters.cpp) ---
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "rdmabench/compare/report.hpp"
 #include "report_internal.hpp"
 
 namespace rdmabench::sweep::detail {
@@ -100,6 +101,27 @@ void write_counters(std::ofstream& out, const ReportModel& model, const TestRepo
   out << '\n';
 }
 
+/// The change of each pair against the baseline, and the pairs that moved.
+void write_baseline(std::ofstream& out, const ReportModel& model, const TestReport& t) {
+  if (!t.baseline) return;
+  const BaselineReport& b = *t.baseline;
+  out << "### Against the baseline\n\n" << md(baseline_summary(t)) << "\n\n";
+  if (b.compared == 0) return;
+  write_matrix(out, model, b.change);
+  if (b.moved.empty()) {
+    out << "No pair moved past the threshold.\n\n";
+    return;
+  }
+  const Figure& figure = t.main_figure().figure;
+  out << fmt::format("| pair | baseline {} ({}) | now | change | verdict |\n|---|---:|---:|---:|---|\n", figure.name,
+                     figure.unit);
+  for (const BaselineMove& m : b.moved)
+    out << fmt::format("| {} | {} | {} | {} | **{}** |\n", pair_text(model.endpoints, m.pair), value_text(m.old_value),
+                       value_text(m.new_value), compare::change_text(m.change.point),
+                       compare::verdict_name(m.change.verdict));
+  out << '\n';
+}
+
 void write_retests(std::ofstream& out, const ReportModel& model, const TestReport& t) {
   out << "### Re-test\n\n";
   if (t.retests.empty()) {
@@ -135,6 +157,7 @@ void write_markdown(const std::filesystem::path& file, const ReportModel& model,
     write_verdict(out, t);
     write_counters(out, model, t);
     write_retests(out, model, t);
+    write_baseline(out, model, t);
   }
   finish_output(out, file);
 }

@@ -134,6 +134,7 @@ TestReport build_test(const std::string& test, std::span<const SweepRecord> reco
   t.fabric_slow = std::any_of(t.verdict.suspects.begin(), t.verdict.suspects.end(),
                               [](const Suspect& s) { return s.kind == SuspectKind::fabric_slow; });
   assess_retests(t, records, endpoints);
+  if (options.baseline) compare_with_baseline(t, sweep, endpoints, *options.baseline);
   return t;
 }
 

@@ -34,7 +34,7 @@ cmake=$1 cpack=$2 build=$3 source=$4 shlibdeps=$5
 # What must be installed, and what must not (test, lab and development).
 node_programs=(rdma_write_bw rdma_write_lat rdma_read_bw rdma_read_lat
                rdma_send_bw rdma_send_lat rdma_atomic_bw rdma_atomic_lat
-               rdma_topo rdma_devices tcp_baseline
+               rdma_topo rdma_devices rdma_compare tcp_baseline
                rdmabench-transport-shootout rdmabench-gdr-affinity-study
                rdmabench-compare-perftest rdmabench-run-pair)
 sweep_programs=()

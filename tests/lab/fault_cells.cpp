@@ -149,10 +149,16 @@ Outcome harm(const Cell& c) {
     o.observed = "never paused at " + c.phase + ": " + describe_exit("it", hurt.wait_for(0ms), 0, hurt);
     return o;
   }
-  std::optional<LinkCut> cut;
+  std::optional<PairLinkCut> cut;
   if (c.fault == Fault::sigkill) hurt.kill(SIGKILL);
   if (c.fault == Fault::link_down) {
-    cut.emplace();
+    // The server's silence clock runs from the client's pause: held still
+    // while the cut is put in place, it cannot give up on the client (and
+    // tell it so) first, which would make this a SIGSTOP cell. Once going
+    // again, each side can only find out by its own timeout.
+    r.server->kill(SIGSTOP);
+    cut.emplace(r.port);
+    r.server->kill(SIGCONT);
     hurt.kill(SIGCONT);
   }
   const auto t0 = Clock::now();

@@ -141,10 +141,8 @@ std::vector<Outcome> run_cells_side_by_side(const std::vector<Cell>& cells, int 
   };
 
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const bool alone = cells[i].fault == Fault::link_down;
-    while (!running.empty() && (alone || running.size() >= static_cast<std::size_t>(at_once))) wait_for_one();
+    while (running.size() >= static_cast<std::size_t>(at_once)) wait_for_one();
     start(i);
-    if (alone) wait_for_one();
   }
   while (!running.empty()) wait_for_one();
   return outcomes;

@@ -2,8 +2,8 @@
 // The fault matrix's cells, side by side: most of a cell's time is a wait
 // (a survivor's --timeout, a paused side), so independent cells share the
 // guest. Each cell runs in a forked child of its own, with its own ports
-// (use_port_slot), processes and temporary files; a cut-link cell takes the
-// guest's loopback down for everyone, so it runs alone.
+// (use_port_slot), processes and temporary files; a cut-link cell drops
+// only its own ports' packets (PairLinkCut), so it shares the guest too.
 
 #include <cstddef>
 #include <functional>
@@ -19,7 +19,7 @@ namespace lab::faults {
 /// instead of 274 s, and the survivors' seconds stayed within 0.2 s.
 int cells_at_once();
 
-/// Runs every cell, `at_once` at a time (link-down cells alone), and
+/// Runs every cell, `at_once` at a time, and
 /// returns their outcomes in the cells' order. `finished(index, outcome)`
 /// is called in the order they end. A cell that does not end within
 /// kCellLimit is killed with everything it started, and failed.

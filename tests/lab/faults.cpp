@@ -8,6 +8,7 @@
 
 #include "catch2_compat.hpp"
 #include <cstdlib>
+#include <fstream>
 #include <span>
 #include <sstream>
 #include <variant>
@@ -38,13 +39,45 @@ bool wait_until_paused(Process& p, const std::filesystem::path& pause_file,
   return true;
 }
 
-LinkCut::LinkCut() {
-  INFO("ip link set dev lo down");
-  REQUIRE(std::system("ip link set dev lo down") == 0);
+namespace {
+
+/// Runs a shell command; true when it exits 0.
+bool shell(const std::string& command) { return std::system(command.c_str()) == 0; }
+
+/// Each cut's filters share one preference, so one command removes them.
+std::string cut_preference(int port) { return std::to_string(port / 2); }
+
+}  // namespace
+
+LoopbackFilterRoot::LoopbackFilterRoot() {
+  const std::string add = "tc qdisc add dev lo root handle 1: prio bands 3 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+  INFO(add);
+  REQUIRE(shell(add));
 }
 
-LinkCut::~LinkCut() {
-  std::system("ip link set dev lo up");
+LoopbackFilterRoot::~LoopbackFilterRoot() { shell("tc qdisc del dev lo root"); }
+
+PairLinkCut::PairLinkCut(int port) : port_(port) {
+  REQUIRE(port % 2 == 0);
+  // Both filters in one tc, started directly: the cut lands within a few
+  // milliseconds of the hurt side's pause even with cells side by side. The
+  // mask 0xfffe matches the even port and the odd one after it.
+  const TempDir tmp;
+  const auto batch = tmp.path / "cut.tc";
+  {
+    std::ofstream out(batch);
+    for (const char* end : {"dport", "sport"})
+      out << "filter add dev lo parent 1: protocol ip prio " << cut_preference(port) << " u32 match ip " << end
+          << " " << port << " 0xfffe action drop\n";
+  }
+  Process tc({"/usr/sbin/tc", "-batch", batch.string()});
+  const auto rc = tc.wait_for(std::chrono::seconds(10));
+  INFO(tc.describe() << " (needs lo's prio root: LoopbackFilterRoot)");
+  REQUIRE(rc == 0);
+}
+
+PairLinkCut::~PairLinkCut() {
+  shell("tc filter del dev lo parent 1: protocol ip prio " + cut_preference(port_));
 }
 
 namespace {

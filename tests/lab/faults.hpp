@@ -28,20 +28,36 @@ std::vector<std::string> pause_environment(const std::string& phase,
 bool wait_until_paused(Process& p, const std::filesystem::path& pause_file,
                        std::chrono::milliseconds timeout);
 
-/// While it lives, the link between the two sides of a pair in this one
-/// host is cut: loopback, which carries every packet the kernel sends to
-/// this host's own addresses (the control connection, rdma_cm's TCP for
-/// siw), is down, so nothing passes and no FIN or RST is sent. rxe's own
-/// loopback of RoCE packets is not cut: taking its netdev (eth0) down
-/// instead, during a live rdma_cm connection, leaves rxe's connection
-/// manager unable to accept any later connection until reboot (found by
-/// the fault matrix), which would spoil every later cell.
-class LinkCut {
+/// A prio qdisc at loopback's root while it lives, every packet in its first
+/// band as before: where PairLinkCut's filters attach.
+class LoopbackFilterRoot {
  public:
-  LinkCut();
-  ~LinkCut();
-  LinkCut(const LinkCut&) = delete;
-  LinkCut& operator=(const LinkCut&) = delete;
+  LoopbackFilterRoot();
+  ~LoopbackFilterRoot();
+  LoopbackFilterRoot(const LoopbackFilterRoot&) = delete;
+  LoopbackFilterRoot& operator=(const LoopbackFilterRoot&) = delete;
+};
+
+/// While it lives, the link between the two sides of one pair in this host
+/// is cut: every packet on loopback to or from the pair's two ports (the
+/// control port and rdma_cm's, port + 1: siw's TCP) is dropped by a u32
+/// filter, so nothing passes and no FIN or RST is sent, while other pairs'
+/// packets pass (cells side by side). Loopback carries every packet the
+/// kernel sends to this host's own addresses. rxe's own loopback of RoCE
+/// packets is not cut: taking its netdev (eth0) down during a live rdma_cm
+/// connection leaves rxe's connection manager unable to accept any later
+/// connection until reboot (found by the fault matrix). Needs a
+/// LoopbackFilterRoot, and an even `port` below the ephemeral range
+/// (free_port_pair's), so that no other connection's end matches.
+class PairLinkCut {
+ public:
+  explicit PairLinkCut(int port);
+  ~PairLinkCut();
+  PairLinkCut(const PairLinkCut&) = delete;
+  PairLinkCut& operator=(const PairLinkCut&) = delete;
+
+ private:
+  int port_;
 };
 
 /// A TCP connection to this host's port `port` on 127.0.0.1.

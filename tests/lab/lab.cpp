@@ -35,7 +35,10 @@ Device roce() { return {env_or("RXE_DEV", "rxe0"), env_or("RXE_IP", "10.0.2.15")
 Device iwarp() { return {env_or("SIW_DEV", "siw0"), env_or("SIW_IP", "10.0.3.15"), "iWARP"}; }
 
 namespace {
-constexpr int kFirstPort = 20000, kPortPairs = 15000;
+// Ports 20000-31999, below Linux's ephemeral range (32768 and up): no
+// connection's own end takes a case's port, and a filter on a pair's ports
+// (the fault matrix's cut link) matches that pair alone.
+constexpr int kFirstPort = 20000, kPortPairs = 6000;
 int port_slot = 0, port_slots = 1;
 }  // namespace
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdma_sweep end to end under mpirun, every rank in one lab guest.
 #   pairwise-rxe / pairwise-siw: -np 4 (write_bw, write_lat, send_lat and
-#     read_lat) and -np 8 (write_bw) on one device; every ordered pair must
+#     read_lat), and on rxe0 -np 8 (write_bw), on one device; every ordered pair must
 #     be in results.jsonl with a figure, and every output file written (the
 #     heatmap PNGs on rxe0 only).
 #   pairwise-2-rxe: -np 2 only (the sanitizer build's case: four ASan'ed
@@ -11,7 +11,7 @@
 #   rank-killed / rank-stopped: one rank SIGKILLed or SIGSTOPped mid-sweep;
 #     the sweep must end (non-zero) within --timeout + a few seconds, with
 #     what finished in results.jsonl and the partial report written; then
-#     --resume completes it without running a finished pair again.
+#     (rank-killed) --resume completes it without running a finished pair again.
 #   stranger-siw: -np 2 over two siw "hosts" (tests/lab/sweep_faults.sh),
 #     the client of the first pair stopped after the hello (the "handshake"
 #     pause point); a third host's rping connects to that pair's rdma_cm port
@@ -112,9 +112,13 @@ case $CASE in
     sweep np4 4 --test write_bw,write_lat,send_lat,read_lat -n 200 "${draw[@]}" "${share[@]}" ||
       { echo "FAIL: the -np 4 sweep exited non-zero"; exit 1; }
     check_complete np4 4 write_bw,write_lat,send_lat,read_lat $heatmaps || exit 1
-    sweep np8 8 --test write_bw -n 200 --no-heatmaps "${share[@]}" ||
-      { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
-    check_complete np8 8 write_bw || exit 1
+    # Eight ranks (56 pairs) on rxe0 only: how the sweep schedules them does
+    # not depend on the transport, and siw's run cost 10-15 s of CI.
+    if [ "$CASE" = pairwise-rxe ]; then
+      sweep np8 8 --test write_bw -n 200 --no-heatmaps "${share[@]}" ||
+        { echo "FAIL: the -np 8 sweep exited non-zero"; exit 1; }
+      check_complete np8 8 write_bw || exit 1
+    fi
     ;;
   pairwise-2-rxe)
     sweep np2 2 --test write_bw,write_lat -n 200 || { echo "FAIL: the -np 2 sweep exited non-zero"; exit 1; }
@@ -168,7 +172,10 @@ took = float(sys.argv[1])
 if took > 12: sys.exit(f"FAIL: the sweep took {took:.1f} s to end after losing a rank (limit 12)")
 PY
     python3 "$HERE/rdma_sweep_check.py" partial "$tmp/partial" 4 write_bw || exit 1
-    # --resume finishes it: the pairs already there are not run again.
+    # --resume finishes it: the pairs already there are not run again. Once,
+    # after the killed rank: what --resume reads does not depend on how the
+    # rank was lost, and a resumed -np 4 sweep costs 10-20 s of CI.
+    [ "$signal" = KILL ] || exit 0
     before=$(wc -l < "$tmp/partial/results.jsonl")
     timeout 600 mpirun --oversubscribe -np 4 "$SWEEP" -d "$DEV" --resume "$tmp/partial" \
       --test write_bw -n 3000 --timeout 3 --no-heatmaps || { echo "FAIL: the resumed sweep exited non-zero"; exit 1; }

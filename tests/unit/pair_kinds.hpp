@@ -12,5 +12,7 @@ inline const cli::BenchmarkKind& kSendLatency = cli::benchmark_kind("rdma_send_l
 inline const cli::BenchmarkKind& kWriteBandwidth = cli::benchmark_kind("rdma_write_bw");
 inline const cli::BenchmarkKind& kSendBandwidth = cli::benchmark_kind("rdma_send_bw");
 inline const cli::BenchmarkKind& kReadBandwidth = cli::benchmark_kind("rdma_read_bw");
+inline const cli::BenchmarkKind& kAtomicLatency = cli::benchmark_kind("rdma_atomic_lat");
+inline const cli::BenchmarkKind& kAtomicBandwidth = cli::benchmark_kind("rdma_atomic_bw");
 
 }  // namespace rdmabench::test

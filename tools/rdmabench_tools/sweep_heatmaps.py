@@ -6,6 +6,9 @@ Usage: tools/sweep-heatmaps DIR
 Row is the client, column the server, as in the CSV. Green is the good end
 of the figure (high bandwidth and message rate, low latency), red the bad
 end; grey cells were not measured, black ones FAILED (no figure came).
+A <test>-change_<figure>.csv (rdma_sweep --baseline) holds each pair's
+change against the baseline sweep, in percent: its scale is centred on no
+change, red for worse and green for better.
 Cells carry their value when the matrix has 16 endpoints or fewer. Run it
 before rdma_sweep writes report.html, or write the report again, for the
 page to embed the PNGs.
@@ -65,11 +68,23 @@ def parse_cell(path, row, text):
         raise ValueError(f"{path}: row {row} holds {text!r}, which is no number, FAILED or empty") from None
 
 
+CHANGE_PREFIX = "change_"
+
+
 def describe(name):
     """(test, figure name, unit, higher is better) from '<test>-<figure>.csv'."""
     test, _, key = os.path.splitext(os.path.basename(name))[0].rpartition("-")
+    if key.startswith(CHANGE_PREFIX):
+        # The change of a figure against the baseline: better the figure's way.
+        base = key[len(CHANGE_PREFIX):]
+        figure, _, higher = FIGURES.get(base, (base, "", not base.startswith("lat_")))
+        return test or key, f"change of {figure} against the baseline", "%", higher
     figure, unit, higher = FIGURES.get(key, (key, "", not key.startswith("lat_")))
     return test or key, figure, unit, higher
+
+
+def is_change(name):
+    return os.path.splitext(os.path.basename(name))[0].rpartition("-")[2].startswith(CHANGE_PREFIX)
 
 
 def number_text(v):
@@ -103,7 +118,12 @@ def draw(plt, csv_path, png_path):
     fig, ax = plt.subplots(figsize=(size + 1.2, size))
     cmap = plt.get_cmap("RdYlGn" if higher else "RdYlGn_r").copy()
     cmap.set_bad("#cccccc")  # not measured (and FAILED, drawn over in black)
-    image = ax.imshow(values, cmap=cmap, interpolation="nearest")
+    limits = {}
+    if is_change(csv_path):
+        # No change is the middle of the scale, whatever the pairs did.
+        largest = max([abs(v) for row in cells for v in row if isinstance(v, float)] or [1.0]) or 1.0
+        limits = {"vmin": -largest, "vmax": largest}
+    image = ax.imshow(values, cmap=cmap, interpolation="nearest", **limits)
     for r, row in enumerate(cells):
         for c, v in enumerate(row):
             if v == FAILED:

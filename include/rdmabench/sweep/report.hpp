@@ -6,16 +6,29 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "rdmabench/compare/thresholds.hpp"
 #include "rdmabench/sweep/counter_limits.hpp"
 #include "rdmabench/sweep/endpoint.hpp"
 #include "rdmabench/sweep/record.hpp"
 #include "rdmabench/sweep/verdict.hpp"
 
 namespace rdmabench::sweep {
+
+/// An earlier sweep of the same fabric (rdma_sweep --baseline DIR): each
+/// test's pairs are compared with the same pairs there (same hosts,
+/// devices, addresses, size and pattern) on the test's judged figure, and the report
+/// marks those that moved past the threshold (docs/sweep.md, "Against a
+/// baseline").
+struct Baseline {
+  std::string dir;                   ///< as given, for the report's words
+  std::vector<SweepRecord> records;  ///< its results.jsonl
+  compare::Thresholds thresholds;    ///< --baseline-threshold over the defaults
+};
 
 struct ReportOptions {
   /// The tests in the order the report shows them; tests the records hold
@@ -32,6 +45,10 @@ struct ReportOptions {
   /// Said at the top of the report, e.g. "incomplete: rank 3 stopped
   /// answering in round 2 of 6".
   std::vector<std::string> notes;
+  /// With a baseline: <test>-change_<figure>.csv (the change of each pair's
+  /// judged figure, in percent), and a section per test in report.md and
+  /// report.html with that heatmap and the pairs that moved.
+  std::optional<Baseline> baseline;
 };
 
 /// What the report found, so that the binary can exit non-zero.
@@ -42,6 +59,9 @@ struct ReportSummary {
   /// sweep and passed their re-test. Reported, but they fail nothing: a
   /// burn-in that fails a healthy fabric on one hiccup is not trusted.
   std::size_t not_reproduced = 0;
+  /// With a baseline: pairs whose judged figure moved past the threshold
+  /// (reported; they fail nothing: rdma_compare gates on them).
+  std::size_t regressed_pairs = 0, improved_pairs = 0;
   bool failed() const { return failing_pairs > 0 || suspects > 0; }
 };
 

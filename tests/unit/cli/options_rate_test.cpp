@@ -17,17 +17,13 @@ using rdmabench::cli::parse_command_line;
 using rdmabench::cli::UsageError;
 using rdmabench::test::kReadBandwidth;
 using rdmabench::test::kReadLatency;
+using rdmabench::test::kAtomicBandwidth;
 using rdmabench::test::kSendBandwidth;
 using rdmabench::test::kSendLatency;
 using rdmabench::test::kWriteBandwidth;
 using rdmabench::test::kWriteLatency;
 using rdmabench::test::MessageContains;
 
-namespace {
-
-const BenchmarkKind kAtomicBandwidth{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
-
-}  // namespace
 
 TEST_CASE("options: --rate paces a read latency client, 16 in flight unless -t says otherwise", "[options]") {
   const auto cl = parse_command_line(kReadLatency, {"server", "--rate", "2000"});

@@ -14,6 +14,7 @@
 
 #include "rdmabench/control/test_spec.hpp"
 #include "test_helpers.hpp"
+#include "pair_kinds.hpp"
 
 using rdmabench::ConnectMethod;
 using rdmabench::GdrMode;
@@ -30,10 +31,9 @@ using Args = std::vector<std::string>;
 
 namespace {
 
-// As in bench/rdma_write_bw.cpp and bench/rdma_write_lat.cpp.
-const BenchmarkKind kBandwidth{"rdma_write_bw", Operation::write, Measurement::bandwidth,
-                               65536, 5000, 128};
-const BenchmarkKind kLatency{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
+// The product's own rows (bench/cli/benchmark_kinds.cpp).
+const BenchmarkKind& kBandwidth = rdmabench::test::kWriteBandwidth;
+const BenchmarkKind& kLatency = rdmabench::test::kWriteLatency;
 
 }  // namespace
 
@@ -297,7 +297,7 @@ TEST_CASE("options: --clock chooses the timestamp source", "[options]") {
 }
 
 TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
-  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  const BenchmarkKind& send_bw = rdmabench::test::kSendBandwidth;
   CHECK(parse_command_line(send_bw, {}).spec.rx_depth == 0);  // the transport's default, once known
   CHECK(parse_command_line(send_bw, {"-r", "64"}).spec.rx_depth == 64);
   REQUIRE_THROWS_MATCHES(parse_command_line(send_bw, {"-r", "0"}), UsageError,
@@ -308,14 +308,14 @@ TEST_CASE("options: -r/--rx-depth belongs to send tests", "[options]") {
 
 TEST_CASE("options: -r/--rx-depth of a send ping-pong leaves room for the next message",
           "[options]") {
-  const BenchmarkKind send_lat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
+  const BenchmarkKind& send_lat = rdmabench::test::kSendLatency;
   CHECK(parse_command_line(send_lat, {"-r", "2"}).spec.rx_depth == 2);
   REQUIRE_THROWS_MATCHES(parse_command_line(send_lat, {"-r", "1"}), UsageError,
                          MessageContains("-r/--rx-depth 1 is too small for rdma_send_lat"));
 }
 
 TEST_CASE("options: --passive-wait belongs to tests whose server is idle", "[options]") {
-  const BenchmarkKind read_lat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
+  const BenchmarkKind& read_lat = rdmabench::test::kReadLatency;
   using rdmabench::PassiveWait;
   CHECK(parse_command_line(read_lat, {}).spec.passive_wait == PassiveWait::automatic);
   for (const auto& [text, wait] :
@@ -349,7 +349,7 @@ TEST_CASE("options: --output must name a figure the binary measures", "[options]
 
 TEST_CASE("options: atomics take -A and always 8 bytes", "[options]") {
   using rdmabench::AtomicOp;
-  const BenchmarkKind atomic_lat{"rdma_atomic_lat", Operation::atomic, Measurement::latency, 8, 1000, 1};
+  const BenchmarkKind& atomic_lat = rdmabench::test::kAtomicLatency;
   CHECK(parse_command_line(atomic_lat, {}).spec.atomic == AtomicOp::fetch_and_add);
   CHECK(parse_command_line(atomic_lat, {"-A", "CMP_AND_SWAP"}).spec.atomic == AtomicOp::compare_and_swap);
   CHECK(parse_command_line(atomic_lat, {"-s", "8"}).spec.sizes == std::vector<std::uint64_t>{8});
@@ -423,7 +423,7 @@ TEST_CASE("options: --source-ip is the client's, and a numeric address", "[optio
 TEST_CASE("options: --validate is for data transfers, not atomics", "[options]") {
   CHECK(parse_command_line(kBandwidth, {"--validate"}).spec.validate);
   CHECK_FALSE(parse_command_line(kBandwidth, {}).spec.validate);
-  const BenchmarkKind atomic_bw{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
+  const BenchmarkKind& atomic_bw = rdmabench::test::kAtomicBandwidth;
   REQUIRE_THROWS_MATCHES(parse_command_line(atomic_bw, {"--validate"}), UsageError,
                          MessageContains("--validate checks data transfers"));
 }
@@ -501,7 +501,7 @@ TEST_CASE("options: -q and -b belong to bandwidth tests", "[options]") {
                          MessageContains("-q/--qp applies to bandwidth tests"));
   REQUIRE_THROWS_MATCHES(parse_command_line(kLatency, {"-b"}), UsageError,
                          MessageContains("-b/--bidirectional applies to bandwidth tests"));
-  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  const BenchmarkKind& send_bw = rdmabench::test::kSendBandwidth;
   CHECK(parse_command_line(send_bw, {"-b"}).spec.bidirectional);
   REQUIRE_THROWS_MATCHES(parse_command_line(kBandwidth, {"-q", "0"}), UsageError,
                          MessageContains("-q/--qp 0 is out of range: expected 1 to 1024"));
@@ -546,7 +546,7 @@ TEST_CASE("options: a CPU the process may not use is refused, naming the valid o
 }
 
 TEST_CASE("options: -c/--connection chooses the queue pair type, RC by default", "[options]") {
-  const BenchmarkKind send_lat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
+  const BenchmarkKind& send_lat = rdmabench::test::kSendLatency;
   CHECK(parse_command_line(send_lat, {}).spec.qp_type == rdmabench::QpType::rc);
   CHECK(parse_command_line(send_lat, {"-c", "UD"}).spec.qp_type == rdmabench::QpType::ud);
   CHECK(parse_command_line(send_lat, {"--connection", "UC"}).spec.qp_type == rdmabench::QpType::uc);
@@ -556,9 +556,9 @@ TEST_CASE("options: -c/--connection chooses the queue pair type, RC by default",
 }
 
 TEST_CASE("options: -c combinations no device can run are refused, naming both options", "[options]") {
-  const BenchmarkKind read_bw{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
-  const BenchmarkKind atomic_lat{"rdma_atomic_lat", Operation::atomic, Measurement::latency, 8, 1000, 1};
-  const BenchmarkKind send_bw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
+  const BenchmarkKind& read_bw = rdmabench::test::kReadBandwidth;
+  const BenchmarkKind& atomic_lat = rdmabench::test::kAtomicLatency;
+  const BenchmarkKind& send_bw = rdmabench::test::kSendBandwidth;
   struct Case {
     BenchmarkKind kind;
     Args args;
@@ -588,7 +588,7 @@ TEST_CASE("options: -c combinations no device can run are refused, naming both o
 TEST_CASE("options: --write-with-imm belongs to write tests", "[options]") {
   CHECK(parse_command_line(kBandwidth, {"--write-with-imm"}).spec.write_with_imm);
   CHECK(parse_command_line(kLatency, {"--write-with-imm"}).spec.write_with_imm);
-  const BenchmarkKind read_bw{"rdma_read_bw", Operation::read, Measurement::bandwidth, 65536, 5000, 128};
+  const BenchmarkKind& read_bw = rdmabench::test::kReadBandwidth;
   REQUIRE_THROWS_MATCHES(parse_command_line(read_bw, {"--write-with-imm"}), UsageError,
                          MessageContains("--write-with-imm applies to write tests; rdma_read_bw"));
 }

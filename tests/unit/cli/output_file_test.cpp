@@ -14,6 +14,7 @@
 #include "rdmabench/control/test_spec.hpp"
 #include "rdmabench/report/report.hpp"
 #include "test_helpers.hpp"
+#include "pair_kinds.hpp"
 
 using rdmabench::cli::ExistingOutput;
 using rdmabench::cli::open_output;
@@ -66,8 +67,7 @@ TEST_CASE("output files: an empty file or a device is taken as it is", "[options
 }
 
 TEST_CASE("output files: --force and --append on the command line", "[options]") {
-  const rdmabench::cli::BenchmarkKind kind{"rdma_write_bw", rdmabench::Operation::write,
-                                          rdmabench::Measurement::bandwidth, 65536, 5000, 128};
+  const rdmabench::cli::BenchmarkKind& kind = rdmabench::test::kWriteBandwidth;
   CHECK(rdmabench::cli::parse_command_line(kind, {}).existing_output == ExistingOutput::refuse);
   CHECK(rdmabench::cli::parse_command_line(kind, {"--force"}).existing_output == ExistingOutput::overwrite);
   CHECK(rdmabench::cli::parse_command_line(kind, {"--append"}).existing_output == ExistingOutput::append);

@@ -4,8 +4,13 @@
 // judged on.
 
 #include "catch2_compat.hpp"
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "cli/options.hpp"
+#include "sweep/out_folder.hpp"
 #include "sweep/endpoint_context.hpp"
 #include "sweep/judging.hpp"
 #include "sweep/round_order.hpp"
@@ -248,4 +253,27 @@ TEST_CASE("rdma_sweep contexts: the GPU's relation to the NIC, as far as known",
   auto by_address = parse_memory_choice("cuda");
   by_address.cuda_bus_id = "0000:ff:1f.7";
   CHECK_THAT(gpu_relation_of(by_address, "mlx5_0"), Catch::Contains("0000:ff:1f.7 is not in sysfs"));
+}
+
+TEST_CASE("rdma_sweep --baseline: an earlier folder and its thresholds, never the sweep's own", "[unit][sweep]") {
+  const auto o = parse({"--baseline", "before", "--baseline-threshold", "bw=10%"});
+  CHECK(o.baseline_dir == "before");
+  CHECK(o.baseline_thresholds.for_figure(compare::describe_figure("bw_average_Gbps")) == Approx(0.1));
+  CHECK(o.baseline_thresholds.for_figure(compare::describe_figure("lat_p99_us")) == Approx(0.1));
+  CHECK(parse({}).baseline_dir.empty());
+  CHECK_THROWS_WITH(parse({"--baseline-threshold", "bw=10%"}), Catch::Contains("--baseline-threshold needs --baseline"));
+  CHECK_THROWS_WITH(parse({"--baseline", "before", "--baseline-threshold", "bw=10"}),
+                    Catch::Contains("--baseline-threshold: --threshold bw=10: '10' is no percentage"));
+  const auto here = std::filesystem::temp_directory_path();
+  CHECK_THROWS_WITH(parse_sweep_options({"-d", "mlx5_0", "--out", here.string(), "--baseline", here.string()}),
+                    Catch::Contains("is this sweep's own folder"));
+}
+
+TEST_CASE("rdma_sweep --baseline: a folder with no sweep in it is named", "[unit][sweep]") {
+  const auto empty = std::filesystem::temp_directory_path() / ("rdmabench-no-baseline-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(empty);
+  CHECK_THROWS_WITH(read_baseline_records(empty), Catch::Contains("--baseline " + empty.string() + ": cannot read"));
+  { std::ofstream(empty / "results.jsonl") << "\n"; }
+  CHECK_THROWS_WITH(read_baseline_records(empty), Catch::Contains("holds no record"));
+  std::filesystem::remove_all(empty);
 }

@@ -33,6 +33,14 @@ with tempfile.TemporaryDirectory() as out:
     check(hm.describe("x/send_lat-lat_p99_us.csv") == ("send_lat", "p99 latency", "us", False),
           "p99 latency: lower is better")
     check(hm.number_text(41.14) == "41.1" and hm.number_text(3.051) == "3.05", "numbers as report.md writes them")
+    # rdma_sweep --baseline: the change in percent, better the figure's way.
+    change = os.path.join(out, "write_bw-change_bw_average_Gbps.csv")
+    with open(change, "w") as f:
+        f.write(MATRIX.replace("95.1", "-20.5").replace("95.3", "1.5").replace("95.4", "0.2"))
+    check(hm.describe(change) == ("write_bw", "change of bandwidth against the baseline", "%", True),
+          f"a bandwidth's change: higher is better, in %: {hm.describe(change)}")
+    check(hm.describe("x/write_lat-change_lat_p99_us.csv")[3] is False, "a p99's change: lower is better")
+    check(hm.is_change(change) and not hm.is_change(bw), "a change matrix is told by its name")
 
     bad = os.path.join(out, "bad.csv.txt")
     with open(bad, "w") as f:
@@ -67,7 +75,7 @@ with tempfile.TemporaryDirectory() as out:
         with contextlib.redirect_stdout(io.StringIO()):
             status = hm.main([out])
         check(status == 0, "draws with matplotlib")
-        for name in ("write_bw-bw_average_Gbps.png", "write_lat-lat_p99_us.png"):
+        for name in ("write_bw-bw_average_Gbps.png", "write_lat-lat_p99_us.png", "write_bw-change_bw_average_Gbps.png"):
             png = os.path.join(out, name)
             with open(png, "rb") as f:
                 check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is a PNG")

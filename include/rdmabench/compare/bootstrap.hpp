@@ -4,6 +4,12 @@
 /// medians between two sets of repeats, with a percentile interval
 /// (docs/compare.md, "The method").
 
+// fmt/format.h before the namespace below exists: fmt calls a compare() of
+// its own unqualified, and a file that says `using namespace rdmabench`
+// would otherwise meet this namespace there when a unity batch includes
+// fmt/format.h for the first time after it.
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -5,6 +5,12 @@
 /// each is called, its unit, which way is better, and the threshold group
 /// (`--threshold bw=3%`) that holds it.
 
+// fmt/format.h before the namespace below exists: fmt calls a compare() of
+// its own unqualified, and a file that says `using namespace rdmabench`
+// would otherwise meet this namespace there when a unity batch includes
+// fmt/format.h for the first time after it.
+#include <fmt/format.h>
+
 #include <string>
 #include <string_view>
 

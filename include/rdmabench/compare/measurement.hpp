@@ -6,6 +6,12 @@
 /// names, and the context that can explain a change (device, firmware,
 /// MTU, memory, versions, a rate cap).
 
+// fmt/format.h before the namespace below exists: fmt calls a compare() of
+// its own unqualified, and a file that says `using namespace rdmabench`
+// would otherwise meet this namespace there when a unity batch includes
+// fmt/format.h for the first time after it.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>

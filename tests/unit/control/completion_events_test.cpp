@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "control/connection_plan.hpp"
 #include "rdmabench/control/test_parameters.hpp"
+#include "pair_kinds.hpp"
 #include "test_helpers.hpp"
 
 using namespace rdmabench;
@@ -18,12 +19,13 @@ using rdmabench::test::MessageContains;
 
 namespace {
 
-const BenchmarkKind kEventsSendLat{"rdma_send_lat", Operation::send, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kEventsSendBw{"rdma_send_bw", Operation::send, Measurement::bandwidth, 65536, 5000, 128};
-const BenchmarkKind kEventsWriteLat{"rdma_write_lat", Operation::write, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kEventsWriteBw{"rdma_write_bw", Operation::write, Measurement::bandwidth, 65536, 5000, 128};
-const BenchmarkKind kEventsReadLat{"rdma_read_lat", Operation::read, Measurement::latency, 2, 1000, 1};
-const BenchmarkKind kEventsAtomicBw{"rdma_atomic_bw", Operation::atomic, Measurement::bandwidth, 8, 5000, 128};
+// The binaries' own kinds (pair_kinds.hpp), so each test's defaults are theirs.
+const BenchmarkKind& kEventsSendLat = rdmabench::test::kSendLatency;
+const BenchmarkKind& kEventsSendBw = rdmabench::test::kSendBandwidth;
+const BenchmarkKind& kEventsWriteLat = rdmabench::test::kWriteLatency;
+const BenchmarkKind& kEventsWriteBw = rdmabench::test::kWriteBandwidth;
+const BenchmarkKind& kEventsReadLat = rdmabench::test::kReadLatency;
+const BenchmarkKind& kEventsAtomicBw = rdmabench::test::kAtomicBandwidth;
 
 TestSpec spec_with_events(Operation operation, Measurement measurement) {
   TestSpec s;

@@ -4,6 +4,7 @@
 // sizes in one plot, or a tail latency beside a median), else linear.
 
 #include "dot_plot.hpp"
+#include "report/html_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -18,20 +19,6 @@ namespace {
 
 constexpr double kPlotWidth = 820, kPlotLeft = 250, kPlotRight = 150, kPlotTop = 40, kPlotRowHeight = 36, kPlotAxisHeight = 40;
 constexpr const char* kOldSideColour = "#777777";
-
-std::string svg_escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 class PlotAxis {
  public:
@@ -128,8 +115,8 @@ std::string dot_plot_svg(const DotPlot& plot) {
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
       "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"{}\">",
-      kPlotWidth, height, kPlotWidth, height, svg_escaped(plot.title));
-  svg += fmt::format("<text x=\"4\" y=\"16\" font-weight=\"bold\" font-size=\"14\">{}</text>", svg_escaped(plot.title));
+      kPlotWidth, height, kPlotWidth, height, report::html_escape(plot.title));
+  svg += fmt::format("<text x=\"4\" y=\"16\" font-weight=\"bold\" font-size=\"14\">{}</text>", report::html_escape(plot.title));
   // The legend: hollow grey is old, filled in the verdict's colour is new.
   svg += fmt::format("<circle cx=\"{:.0f}\" cy=\"30\" r=\"4.5\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.5\"/>"
                      "<text x=\"{:.0f}\" y=\"34\">old: median, interval, repeats</text>",
@@ -142,17 +129,17 @@ std::string dot_plot_svg(const DotPlot& plot) {
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.0f}\" x2=\"{:.1f}\" y2=\"{:.0f}\" stroke=\"#dddddd\"/>", x, kPlotTop, x,
                        plot_bottom);
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>", x, plot_bottom + 16,
-                       svg_escaped(sweep::detail::value_text(t)));
+                       report::html_escape(sweep::detail::value_text(t)));
   }
   for (std::size_t i = 0; i < plot.rows.size(); ++i) {
     const DotRow& r = plot.rows[i];
     const double middle = kPlotTop + kPlotRowHeight * (static_cast<double>(i) + 0.5);
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", kPlotLeft - 12, middle + 4,
-                       svg_escaped(r.label));
+                       report::html_escape(r.label));
     svg += dot_side_marks(axis, r.old_side, middle - 6, kOldSideColour, false);
     svg += dot_side_marks(axis, r.new_side, middle + 6, r.colour, true);
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" fill=\"{}\">{}</text>", kPlotWidth - kPlotRight + 12, middle + 4,
-                       r.colour, svg_escaped(r.right));
+                       r.colour, report::html_escape(r.right));
   }
   svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#333333\"/>", kPlotLeft,
                      plot_bottom, kPlotWidth - kPlotRight, plot_bottom);

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "dot_plot.hpp"
+#include "report/html_escape.hpp"
 #include "report_text.hpp"
 
 namespace rdmabench::compare {
@@ -29,21 +30,6 @@ figure{margin:1em 0 2em}
 </style>
 )";
 
-std::string html_text(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string verdict_colour(Verdict v) {
   return v == Verdict::regressed ? "#c0392b" : v == Verdict::improved ? "#1e8449" : "#2e6fd0";
 }
@@ -59,10 +45,10 @@ void write_change_table(std::ostream& out, const Comparison& c, const ReportInpu
         "<tr class=\"{}\"><td class=\"verdict\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td></tr>\n",
-        verdict, verdict, html_text(detail::figure_label(r.figure)), html_text(labels[detail::test_index(c, r.key)]),
-        html_text(detail::side_text(r.old_side)), html_text(detail::side_text(r.new_side)),
-        html_text(change_text(r.change.point)), html_text(detail::interval_text(r.change)),
-        html_text(percent_text(r.change.threshold)), html_text(r.change.note));
+        verdict, verdict, report::html_escape(detail::figure_label(r.figure)), report::html_escape(labels[detail::test_index(c, r.key)]),
+        report::html_escape(detail::side_text(r.old_side)), report::html_escape(detail::side_text(r.new_side)),
+        report::html_escape(change_text(r.change.point)), report::html_escape(detail::interval_text(r.change)),
+        report::html_escape(percent_text(r.change.threshold)), report::html_escape(r.change.note));
   }
   out << "</table>\n";
 }
@@ -85,7 +71,7 @@ void write_plots(std::ostream& out, const Comparison& c, const std::vector<std::
       plot.rows.push_back({labels[detail::test_index(c, r->key)], dot_side(r->old_side), dot_side(r->new_side),
                            verdict_colour(r->change.verdict),
                            fmt::format("{} {}", change_text(r->change.point), verdict_name(r->change.verdict))});
-    out << "<figure id=\"" << html_text(figure.key) << "\">" << detail::dot_plot_svg(plot) << "</figure>\n";
+    out << "<figure id=\"" << report::html_escape(figure.key) << "\">" << detail::dot_plot_svg(plot) << "</figure>\n";
   }
 }
 
@@ -93,16 +79,16 @@ void write_plots(std::ostream& out, const Comparison& c, const std::vector<std::
 
 void write_html(std::ostream& out, const Comparison& c, const ReportInputs& inputs) {
   const std::string title = "rdma_compare: " + verdict_counts(c);
-  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << html_text(title) << "</title>\n"
-      << kCompareStyle << "</head><body>\n<h1>" << html_text(title) << "</h1>\n";
+  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << report::html_escape(title) << "</title>\n"
+      << kCompareStyle << "</head><body>\n<h1>" << report::html_escape(title) << "</h1>\n";
   out << fmt::format("<p>OLD: {} ({} records). NEW: {} ({} records). {} matched tests.</p>\n",
-                     html_text(detail::files_text(inputs.old_files)), c.old_records,
-                     html_text(detail::files_text(inputs.new_files)), c.new_records, c.matched_tests);
-  out << "<p class=\"method\">" << html_text(detail::method_text(inputs)) << "</p>\n";
+                     report::html_escape(detail::files_text(inputs.old_files)), c.old_records,
+                     report::html_escape(detail::files_text(inputs.new_files)), c.new_records, c.matched_tests);
+  out << "<p class=\"method\">" << report::html_escape(detail::method_text(inputs)) << "</p>\n";
   if (!c.drift.empty()) {
     out << "<h2>Context that differs</h2>\n";
     for (const ContextDrift& d : c.drift)
-      out << "<p class=\"warning\"><b>Warning:</b> " << html_text(drift_text(d, c.matched_tests)) << "</p>\n";
+      out << "<p class=\"warning\"><b>Warning:</b> " << report::html_escape(drift_text(d, c.matched_tests)) << "</p>\n";
   }
   const auto labels = detail::short_labels(c);
   out << "<h2>Changes, worst first</h2>\n";
@@ -113,8 +99,8 @@ void write_html(std::ostream& out, const Comparison& c, const ReportInputs& inpu
   const auto keys = detail::tests_in_order(c);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::string parameters = detail::distinguishing_parameters(keys, i);
-    out << "<li>" << html_text(labels[i]) << ": " << html_text(key_label(keys[i]))
-        << (parameters.empty() ? "" : " (" + html_text(parameters) + ")") << "</li>\n";
+    out << "<li>" << report::html_escape(labels[i]) << ": " << report::html_escape(key_label(keys[i]))
+        << (parameters.empty() ? "" : " (" + report::html_escape(parameters) + ")") << "</li>\n";
   }
   out << "</ol>\n";
   std::vector<std::string> left = c.unmatched;
@@ -122,7 +108,7 @@ void write_html(std::ostream& out, const Comparison& c, const ReportInputs& inpu
   for (const std::string& n : inputs.new_notes) left.push_back("NEW: " + n);
   if (!left.empty()) {
     out << "<h2>Not compared</h2>\n<ul>\n";
-    for (const std::string& l : left) out << "<li>" << html_text(l) << "</li>\n";
+    for (const std::string& l : left) out << "<li>" << report::html_escape(l) << "</li>\n";
     out << "</ul>\n";
   }
   out << "</body></html>\n";

@@ -9,21 +9,6 @@
 
 namespace rdmabench::sweep::detail {
 
-std::string html_escape(std::string_view text) {
-  std::string escaped;
-  for (char c : text) {
-    switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&#39;"; break;
-      default: escaped += c;
-    }
-  }
-  return escaped;
-}
-
 std::string heat_colour(double value, double worst, double best) {
   // Share of the way from the worst pair to the best; one value alone (or
   // all equal) is the best there is.

@@ -18,6 +18,7 @@
 #include "rdmabench/sweep/retest_outcome.hpp"
 #include "value_text.hpp"
 #include "verdict_internal.hpp"
+#include "report/html_escape.hpp"
 
 namespace rdmabench::sweep::detail {
 
@@ -188,8 +189,7 @@ bool did_not_reproduce(const TestReport& test, const DirectedPair& pair);
 
 // --- HTML pieces (report_html_cells.cpp) ---
 
-/// Escapes &, <, >, " and ' for text and attribute values.
-std::string html_escape(std::string_view text);
+using report::html_escape;
 /// The style attribute's background of a measured cell: green at the best
 /// end of the matrix's range, red at the worst (by the figure's direction).
 std::string heat_colour(double value, double worst, double best);

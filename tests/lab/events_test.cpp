@@ -84,8 +84,10 @@ void compare_cpu_with_events(const std::string& binary, const Device& d) {
       latency ? std::vector<const char*>{"client", "server"} : std::vector<const char*>{"server"};
   for (const char* side : waiting) {
     INFO(side);
-    // The comparison means something only if busy polling shows its spin.
-    CHECK(polling.user_cores(side) > 0.3);
+    // The comparison means something only if busy polling shows its spin:
+    // a spinning side is 0.6-0.9 cores of user time on a quiet guest, and
+    // 0.30-0.38 was seen beside another pair on a loaded host.
+    CHECK(polling.user_cores(side) > 0.2);
     CHECK(events.user_cores(side) < 0.5 * polling.user_cores(side));
   }
 }

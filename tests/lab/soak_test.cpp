@@ -43,10 +43,11 @@ TEST_CASE("soak: SIGINT mid-period ends both sides with every period and the sum
   CHECK(client[2].at("soak").at("cut_short") == true);
   // A whole period's window runs from its first poll to the first poll past
   // its 2 s: about 2 s, give or take how long the emulated guest holds the
-  // process off its CPU at either end (CI saw more than 0.2 s). The cut one
-  // ends at the next checkpoint after the signal, about 0.5 s in.
-  CHECK(client[1].at("bandwidth").at("seconds").get<double>() > 1.8);
-  CHECK(client[2].at("bandwidth").at("seconds").get<double>() < 1.8);
+  // process off its CPU at either end (CI saw 1.795 s). The cut one ends at
+  // the next checkpoint after the signal, about 0.5 s in. 1.5 s parts them
+  // with half a second to spare on each side.
+  CHECK(client[1].at("bandwidth").at("seconds").get<double>() > 1.5);
+  CHECK(client[2].at("bandwidth").at("seconds").get<double>() < 1.5);
   CHECK(client[3].at("soak").at("stopped_by") == "SIGINT on this side");
   CHECK(client[3].at("bandwidth").at("messages").get<double>() ==
         client[0].at("bandwidth").at("messages").get<double>() +

@@ -7,8 +7,9 @@
 //
 // What -e saves is the polling: the user-space CPU of a side that waits
 // (ibv_poll_cq on rxe and siw reads a ring in user memory). Busy polling
-// keeps it at 0.8-0.95 of a core here; with -e it must fall below half of
-// that (0.00-0.08 measured). The totals are printed, not asserted: a soft
+// keeps a waiting side on a CPU (more than half a core, in user time or in
+// rxe's system calls); with -e its user time must stay below 0.15 of a
+// core (0.02-0.08 measured). The totals are printed, not asserted: a soft
 // device's transmit and receive work is the CPU's, charged to whichever
 // process is in the kernel, and each sleep adds system calls and a
 // wake-up, so a side's total stays 0.5-1 core either way in the lab (rxe0
@@ -84,11 +85,13 @@ void compare_cpu_with_events(const std::string& binary, const Device& d) {
       latency ? std::vector<const char*>{"client", "server"} : std::vector<const char*>{"server"};
   for (const char* side : waiting) {
     INFO(side);
-    // The comparison means something only if busy polling shows its spin:
-    // a spinning side is 0.6-0.9 cores of user time on a quiet guest, and
-    // 0.30-0.38 was seen beside another pair on a loaded host.
-    CHECK(polling.user_cores(side) > 0.2);
-    CHECK(events.user_cores(side) < 0.5 * polling.user_cores(side));
+    // Busy polling keeps its side on a CPU (0.65-1.0 cores seen), in user
+    // time or, on rxe, much of it in the kernel: a busy-polling rxe client
+    // showed 0.19 user cores of 0.97 in CI, its posts being system calls,
+    // so its user time alone is no floor to compare with. -e does not spin
+    // in user space: 0.02-0.08 user cores seen.
+    CHECK(polling.cores(side) > 0.5);
+    CHECK(events.user_cores(side) < 0.15);
   }
 }
 

@@ -5,6 +5,7 @@
 # "slower"): 0 nothing regressed, 1 something regressed, 2 a usage or
 # input error, each error one line on stderr.
 # Usage: rdma_compare_exit_test.sh RDMA_COMPARE DATA_DIR
+# A cross build's binary runs through $RDMABENCH_TEST_EMULATOR (qemu-user).
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 RDMA_COMPARE DATA_DIR" >&2; exit 2; }
 bin=$1
@@ -16,7 +17,7 @@ failed=0
 expect() {
   status=$1 text=$2
   shift 2
-  "$bin" "$@" >"$out" 2>"$err"
+  ${RDMABENCH_TEST_EMULATOR:-} "$bin" "$@" >"$out" 2>"$err"
   got=$?
   if [ "$got" -ne "$status" ] || ! grep -qF -- "$text" "$out" "$err"; then
     echo "FAIL: rdma_compare $* exited $got (expected $status) without '$text':"

@@ -3,6 +3,7 @@
 # its own, no network) and takes a screenshot. SKIPPED where no Chromium is
 # installed (Debian: chromium; tools/install-deps does not install it).
 # Usage: rdma_compare_html_test.sh RDMA_COMPARE DATA_DIR
+# A cross build's binary runs through $RDMABENCH_TEST_EMULATOR (qemu-user).
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 RDMA_COMPARE DATA_DIR" >&2; exit 2; }
 browser=""
@@ -12,7 +13,7 @@ done
 [ -n "$browser" ] || { echo "SKIPPED: no headless Chromium here (Debian: chromium) to render the page"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$1" "$2/before" "$2/slower" --format html --out "$tmp/compare.html" 2>/dev/null
+${RDMABENCH_TEST_EMULATOR:-} "$1" "$2/before" "$2/slower" --format html --out "$tmp/compare.html" 2>/dev/null
 [ $? -eq 1 ] || { echo "FAIL: rdma_compare before slower did not exit 1"; exit 1; }
 # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
 HOME=$tmp timeout 120 "$browser" --headless --no-sandbox --disable-gpu --window-size=1300,2400 \

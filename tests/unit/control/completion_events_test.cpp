@@ -35,6 +35,29 @@ TestSpec spec_with_events(Operation operation, Measurement measurement) {
   return s;
 }
 
+/// What plan_connection sees of rxe0: a RoCEv2 port at MTU 1024, and the
+/// limits SRQ and multicast plans need.
+struct RxePlanInputs {
+  PortAttributes port;
+  Transport transport;
+  DeviceLimits limits;
+  RxePlanInputs() {
+    port.device = "rxe0";
+    port.link_layer = LinkLayer::ethernet;
+    port.active_mtu_bytes = 1024;
+    port.max_message_bytes = 1u << 30;
+    transport.kind = TransportKind::roce_v2;
+    limits.max_qp = 1 << 17;
+    limits.max_qp_wr = 1 << 20;
+    limits.max_cqe = 32767;
+    limits.max_srq = 1 << 10;
+    limits.max_srq_wr = 1 << 20;
+    limits.max_srq_sge = 4;
+    limits.max_mcast_grp = 8192;
+    limits.max_mcast_qp_attach = 56;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("events: -e sleeps in every test whose loops reap completions", "[events][options]") {
@@ -101,19 +124,9 @@ TEST_CASE("events: the client's -e holds on both sides", "[events][parameters]")
 
 TEST_CASE("events: the plan gives the connection a completion channel only where the loops sleep",
           "[events][plan]") {
-  PortAttributes port;
-  port.device = "rxe0";
-  port.link_layer = LinkLayer::ethernet;
-  port.active_mtu_bytes = 1024;
-  port.max_message_bytes = 1u << 30;
-  Transport transport;
-  transport.kind = TransportKind::roce_v2;
-  DeviceLimits limits;
-  limits.max_qp = 1 << 17;
-  limits.max_qp_wr = 1 << 20;
-  limits.max_cqe = 32767;
+  const RxePlanInputs rxe;
   auto plan = [&](const TestSpec& spec) {
-    return detail::plan_connection(spec, Role::client, {}, port, transport, limits, /*memory_cpu_readable=*/true);
+    return detail::plan_connection(spec, Role::client, {}, rxe.port, rxe.transport, rxe.limits, /*memory_cpu_readable=*/true);
   };
   CHECK(plan(spec_with_events(Operation::send, Measurement::bandwidth)).completion_events);
   CHECK_FALSE(plan(spec_with_events(Operation::write, Measurement::latency)).completion_events);
@@ -136,25 +149,10 @@ TEST_CASE("events: -e goes with --use-srq, multicast receivers and --repeat", "[
   CHECK(repeated.repeats == 3u);
   CHECK(waits_on_events(repeated));
 
-  PortAttributes port;
-  port.device = "rxe0";
-  port.link_layer = LinkLayer::ethernet;
-  port.active_mtu_bytes = 1024;
-  port.max_message_bytes = 1u << 30;
-  Transport transport;
-  transport.kind = TransportKind::roce_v2;
-  DeviceLimits limits;
-  limits.max_qp = 1 << 17;
-  limits.max_qp_wr = 1 << 20;
-  limits.max_cqe = 32767;
-  limits.max_srq = 1 << 10;
-  limits.max_srq_wr = 1 << 20;
-  limits.max_srq_sge = 4;
-  limits.max_mcast_grp = 8192;
-  limits.max_mcast_qp_attach = 56;
+  const RxePlanInputs rxe;
   for (const TestSpec& spec : {srq, group}) {
     const auto plan =
-        detail::plan_connection(spec, Role::server, {}, port, transport, limits, /*memory_cpu_readable=*/true);
+        detail::plan_connection(spec, Role::server, {}, rxe.port, rxe.transport, rxe.limits, /*memory_cpu_readable=*/true);
     CHECK(plan.completion_events);
     CHECK((plan.shared_receive_depth > 0) == spec.use_srq);
   }

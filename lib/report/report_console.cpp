@@ -19,6 +19,15 @@ constexpr const char* kRule =
 /// Where a note under a row begins: '#', then the indent that sets it apart.
 constexpr const char* kNote = "#         ";
 
+/// A counted write or send ping-pong's server stamps each of its n answers:
+/// its samples are the n-1 spans between them, one fewer than the client's
+/// (whose last span ends at the last answer), so its row says n-1 and this
+/// says why.
+bool server_of_counted_ping_pong(const RunContext& c) {
+  return c.role == "server" && c.latency_kind == "one-way (round trip / 2)" && !c.duration_s;
+}
+constexpr const char* kServerSpans = "; a server's samples are the n-1 spans between its n answers";
+
 /// "64 KiB", "1 MiB", "1000 B": a load message's size as people say it.
 std::string size_words(std::uint64_t bytes) {
   if (bytes >= (1u << 30) && bytes % (1u << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
@@ -103,7 +112,8 @@ class ConsoleReporter final : public Reporter {
     else if (c.completions == "busy polling") line("Completions", "busy polling (-e sleeps instead)");
     if (!c.latency_kind.empty())
       line("Latency", c.latency_kind + (c.duration_s ? "; percentiles from a log-linear histogram"
-                                                     : "; every sample kept, warmup excluded and counted"));
+                                                     : "; every sample kept, warmup excluded and counted") +
+                          (server_of_counted_ping_pong(c) ? kServerSpans : ""));
     else
       line("Units", c.report_gbits ? "Gb/sec = 10^9 bit/s, MsgRate in 10^6 msg/s"
                                    : "MB/sec = 10^6 bytes/s (perftest's is 2^20), MsgRate in 10^6 msg/s");

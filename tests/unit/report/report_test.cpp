@@ -170,6 +170,22 @@ TEST_CASE("report: console latency table, golden", "[report]") {
   CHECK(console(context(true), {latency_result(1000, 1000)}) == expected);
 }
 
+TEST_CASE("report: a ping-pong server's header says why its row has one sample fewer", "[report]") {
+  const std::string why = "a server's samples are the n-1 spans between its n answers";
+  auto server = context(true);
+  server.role = "server";
+  CHECK(console(server, {latency_result(1000, 999)}).find(why) != std::string::npos);
+  // The client's last span ends at the last answer: n samples, nothing to say.
+  CHECK(console(context(true), {latency_result(1000, 1000)}).find(why) == std::string::npos);
+  // A -D run's histogram has no count to explain; a read's server times nothing.
+  auto timed = server;
+  timed.duration_s = 2;
+  CHECK(console(timed, {latency_result(1000, 999)}).find(why) == std::string::npos);
+  auto read = server;
+  read.latency_kind = "round trip (one read)";
+  CHECK(console(read, {latency_result(1000, 999)}).find(why) == std::string::npos);
+}
+
 TEST_CASE("report: console latency figures sit under their perftest column names", "[report]") {
   const auto lines = lines_of(console(context(true), {latency_result(1000, 1000)}));
   REQUIRE(lines.size() == 16);

@@ -17,6 +17,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -184,6 +185,16 @@ void add_connection_queue_pair(Session& s, std::uint32_t q, rdma_cm_id* id) {
     s.connection.add_load_queue_pair(id);
 }
 
+/// rdma_cm routes by the IP route: an address reached through loopback or
+/// through an interface without an RDMA device (a management network)
+/// resolves, then fails here with ENODEV.
+std::string route_failure_hint(int error) {
+  if (error != ENODEV && error != ENETUNREACH) return {};
+  return "no RDMA device serves the IP route to that address (127.0.0.1, or a network without an "
+         "RDMA interface); give the server's address on its RDMA device's network (rdma link show "
+         "names each device's interface)";
+}
+
 /// One rdma_cm connection per QP, made one after the other: the first
 /// decides the device and brings up the shared resources.
 void client_cm_connect(Session& s, const SideConfig& config, const Notice& notice) {
@@ -206,7 +217,8 @@ void client_cm_connect(Session& s, const SideConfig& config, const Notice& notic
       if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
         throw_system_error("rdma_set_option(TOS) for --tclass", errno);
     }
-    if (rdma_resolve_route(id, timeout_ms) != 0) throw_system_error("rdma_resolve_route", errno);
+    if (rdma_resolve_route(id, timeout_ms) != 0)
+      throw_system_error("rdma_resolve_route to " + config.server, errno, route_failure_hint(errno));
     rdma_ack_cm_event(wait_cm_event(c.cm_events.get(), RDMA_CM_EVENT_ROUTE_RESOLVED, s.timeout, *s.peer));
 
     if (q == 0) create_cm_shared(s, config, notice);

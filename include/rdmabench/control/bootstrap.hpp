@@ -88,7 +88,7 @@ T Bootstrap::receive_expected(Milliseconds timeout, const char* waiting_for) {
   if (auto* a = std::get_if<wire::Abort>(&message))
     throw Error("peer " + peer_name() + " gave up: " + a->reason);
   if (auto* r = std::get_if<wire::Reject>(&message))
-    throw Error("server " + peer_name() + " rejected this client: " + r->reason);
+    throw Error(peer_name() + " rejected this client: " + r->reason);  // "server host:port"
   throw Error("protocol error: expected " + std::string(waiting_for) + " from " + peer_name() +
               ", received a " + wire::type_name(message) + " message");
 }

@@ -241,6 +241,17 @@ Outcome hostile_before_run(const Cell& c) {
   return o;
 }
 
+/// No byte back: whether the exchange's 10 s ran out or the connection
+/// closed first, and whether the server was still there, tell a busy
+/// server's turn-away that never came from one that ended the run.
+std::string unanswered_words(double seconds, Process& server) {
+  std::ostringstream words;
+  words << "no byte back after " << static_cast<int>(seconds * 10) / 10.0 << " s ("
+        << (seconds >= 9.5 ? "nothing within the 10 s" : "closed unanswered") << "; the server "
+        << (server.running() ? "still running" : "had exited") << ")";
+  return words.str();
+}
+
 /// During a run (its client paused at the phase): a second client's hello
 /// is turned away as busy, and the run then completes.
 Outcome hostile_during_run(const Cell& c) {
@@ -265,6 +276,7 @@ Outcome hostile_during_run(const Cell& c) {
   const bool gone = (!answer || closed_unanswered) && c.phase == "teardown";
   o.observed = busy ? "turned away: " + reason_in(*answer)
                : gone ? (answer ? "closed unanswered (the server was exiting)" : "no listener (the server had finished)")
+               : closed_unanswered ? unanswered_words(o.seconds, *r.server)
                : answer ? "answered: " + reason_in(*answer) : "connection refused";
   r.client->kill(SIGCONT);
   const bool completed = both_exit_zero(*r.client, *r.server, 60s, o, "; the run completed (both exit 0)");

@@ -3,6 +3,7 @@
 #include "rdmabench/topology/path_ceiling.hpp"
 
 #include <fmt/format.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 
@@ -47,8 +48,9 @@ PathCeiling device_side(const RdmaDevice& device, const RdmaPort* port) {
 
 }  // namespace
 
-PacketHeaders packet_headers(const Transport& transport) {
-  const bool ipv4 = is_ipv4_mapped(transport.gid.gid);
+PacketHeaders packet_headers(const Transport& transport, std::optional<int> ip_family) {
+  const bool ipv4 = transport.kind == TransportKind::iwarp ? ip_family.value_or(AF_INET) == AF_INET
+                                                           : is_ipv4_mapped(transport.gid.gid);
   switch (transport.kind) {
     case TransportKind::infiniband:
       return transport.global_route ? PacketHeaders::infiniband_global : PacketHeaders::infiniband;

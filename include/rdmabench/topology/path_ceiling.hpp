@@ -31,8 +31,10 @@ struct PathCeiling {
 };
 
 /// The headers a run's packets carry: by transport, with a GRH where it
-/// routes globally, IPv4 or IPv6 by its GID.
-PacketHeaders packet_headers(const Transport& transport);
+/// routes globally; IPv4 or IPv6 by the GID, except on iWARP, whose GID is
+/// its MAC and tells no family: there `ip_family` (AF_INET or AF_INET6,
+/// the family of the address rdma_cm connected) decides, and IPv4 without it.
+PacketHeaders packet_headers(const Transport& transport, std::optional<int> ip_family = std::nullopt);
 
 /// A run's path: port `port` of `device` carrying `mtu_bytes` per packet
 /// with `headers`; `gpu_address` the PCI address of the GPU whose memory it

@@ -3,6 +3,8 @@
 // relationship of each GPU-NIC pair.
 #include "catch2_compat.hpp"
 
+#include <sys/socket.h>
+
 #include <sstream>
 
 #include "rdmabench/verbs/error.hpp"
@@ -240,4 +242,22 @@ TEST_CASE("topology: a run's path ceiling, with GPU memory and on a soft device"
   CHECK(path.ceiling->gbps == Approx(10.0 * 1024 / (1024 + 82)));
   CHECK_THAT(describe(path), Catch::EndsWith("soft device: no PCIe link, the port's rate alone"));
   CHECK_FALSE(path_ceiling(soft, "rxe0", 2, PacketHeaders::roce_v2_ipv4, 1024).ceiling.has_value());
+}
+
+TEST_CASE("topology: a run's IP header by its GID, or on iWARP by rdma_cm's address family",
+          "[topology][ceiling]") {
+  Transport roce;
+  roce.kind = TransportKind::roce_v2;
+  roce.gid.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 2, 15};  // ::ffff:10.0.2.15
+  CHECK(packet_headers(roce) == PacketHeaders::roce_v2_ipv4);
+  roce.gid.gid = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x50, 0x54, 0, 0xff, 0xfe, 0x12, 0x34, 0x56};
+  CHECK(packet_headers(roce) == PacketHeaders::roce_v2_ipv6);
+  // siw's GID is its MAC (c299:e62a:aa1c::): it says nothing of the IP the
+  // connection uses, which rdma_cm's address does.
+  Transport iwarp;
+  iwarp.kind = TransportKind::iwarp;
+  iwarp.gid.gid = {0xc2, 0x99, 0xe6, 0x2a, 0xaa, 0x1c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(packet_headers(iwarp, AF_INET) == PacketHeaders::iwarp_ipv4);
+  CHECK(packet_headers(iwarp, AF_INET6) == PacketHeaders::iwarp_ipv6);
+  CHECK(packet_headers(iwarp) == PacketHeaders::iwarp_ipv4);
 }

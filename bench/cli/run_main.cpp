@@ -1,7 +1,6 @@
 #include "run_main.hpp"
 
 #include <fmt/format.h>
-#include <rdma/rdma_cma.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -91,11 +90,8 @@ std::string gpu_relationship(const Session& session) {
 PathCeiling achievable_on(const Session& session) {
   const Connection& link = session.connection;
   const std::string gpu_address = link.memory ? link.memory->pci_address() : "";
-  // rdma_cm's address says which IP an iWARP connection's packets carry.
-  std::optional<int> ip_family;
-  if (!link.cm_ids.empty())
-    if (const sockaddr* local = rdma_get_local_addr(link.cm_ids.front().get())) ip_family = local->sa_family;
-  return path_ceiling(scan_topology(), link.port.device, link.port.port, packet_headers(link.transport, ip_family),
+  return path_ceiling(scan_topology(), link.port.device, link.port.port,
+                      packet_headers(link.transport, link.cm_ip_family()),
                       link.path_mtu_bytes, gpu_address);
 }
 

@@ -69,7 +69,7 @@ Measurement run_pingpong(const Options& o, ControlChannel& control, std::vector<
   m.result.latency_samples_us = std::move(samples);
   m.result.cpu_client = client_cpu;
   m.context = tcp_context(o, "tcp_pingpong");
-  m.context.latency_kind = "one-way (round trip / 2)";
+  m.context.latency_kind = kOneWayLatency;
   m.server_cpu = std::move(summary.cpu);
   return m;
 }

@@ -163,7 +163,7 @@ RunContext describe_run(const Session& s, const ClockInfo& clock) {
   if (latency)
     c.latency_kind = read ? "round trip (one read)"
                      : atomic ? "round trip (one atomic)"
-                              : "one-way (round trip / 2)";
+                              : kOneWayLatency;
   // An echo's response time is its full round trip: with several messages
   // in flight and queueing on the way, halving it would mean nothing.
   if (latency && server_echoes(s.spec)) c.latency_kind = "round trip (a message and its answer)";

@@ -24,7 +24,7 @@ constexpr const char* kNote = "#         ";
 /// (whose last span ends at the last answer), so its row says n-1 and this
 /// says why.
 bool server_of_counted_ping_pong(const RunContext& c) {
-  return c.role == "server" && c.latency_kind == "one-way (round trip / 2)" && !c.duration_s;
+  return c.role == "server" && c.latency_kind == kOneWayLatency && !c.duration_s;
 }
 constexpr const char* kServerSpans = "; a server's samples are the n-1 spans between its n answers";
 

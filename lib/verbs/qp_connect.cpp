@@ -187,6 +187,12 @@ void Connection::read_cm_path_mtu() {
   path_mtu_bytes = ibv_query_qp(qps.front().get(), &attr, IBV_QP_PATH_MTU, &init) == 0 ? mtu_bytes(attr.path_mtu) : 0;
 }
 
+std::optional<int> Connection::cm_ip_family() const {
+  if (cm_ids.empty()) return std::nullopt;
+  const sockaddr* local = rdma_get_local_addr(cm_ids.front().get());
+  return local ? std::optional<int>(local->sa_family) : std::nullopt;
+}
+
 void Connection::limit_reads(std::uint8_t peer_responders, std::uint8_t peer_initiators) {
   // Never promise more reads than the peer can take, nor issue more than it serves.
   read_depth = std::min(read_depth, peer_responders);

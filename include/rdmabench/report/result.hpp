@@ -178,6 +178,10 @@ struct GrhSettings {
   std::uint8_t traffic_class = 0;
 };
 
+/// RunContext::latency_kind of a write or send ping-pong (and the TCP
+/// baseline's), whose samples are halved round trips.
+inline constexpr const char* kOneWayLatency = "one-way (round trip / 2)";
+
 /// Everything a reader needs to interpret the figures.
 struct RunContext {
   std::uint64_t run_id = 0;  ///< TestSpec::run_id: the same in both sides' records of one run
@@ -222,7 +226,7 @@ struct RunContext {
   bool relaxed_local = false;
   bool relaxed_exposed = false;
   std::string relaxed_ordering;
-  std::string latency_kind; ///< "one-way (round trip / 2)"; empty for bandwidth
+  std::string latency_kind; ///< kOneWayLatency, "round trip (one read)"...; empty for bandwidth
   /// How the idle server of a read or atomic latency test waits (--passive-wait);
   /// empty where the server takes part or the test is bandwidth.
   std::string passive_wait;

@@ -184,6 +184,10 @@ class Connection {
   void connect_load_qp(std::size_t index, const QpAddress& peer);
   /// rdma_cm: the path MTU its route gave the first QP.
   void read_cm_path_mtu();
+  /// rdma_cm: the family (AF_INET, AF_INET6) of the address the first id
+  /// connected from, which says the IP an iWARP connection carries (its GID
+  /// is the MAC); empty without rdma_cm.
+  std::optional<int> cm_ip_family() const;
   /// Lowers what we promise and ask for reads to what the peer offers.
   void limit_reads(std::uint8_t peer_responders, std::uint8_t peer_initiators);
   /// Connection parameters for rdma_connect/rdma_accept.

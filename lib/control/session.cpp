@@ -173,7 +173,14 @@ void connect_within(rdma_cm_id* id, rdma_conn_param& parameters, Milliseconds ti
   if (error == EINTR && interrupt.fired())
     throw Error(fmt::format("rdma_connect did not complete within {} ms", timeout.count()),
                 "the server or the link is down or stuck; raise --timeout if it is merely slow");
-  throw_system_error("rdma_connect", error);
+  // The control connection reached the server, so a refusal here is its
+  // rdma_cm listener's absence at this address: without --bind it listens on
+  // IPv4 only (see listen_for_cm).
+  throw_system_error("rdma_connect", error,
+                     error == ECONNREFUSED
+                         ? "the server's rdma_cm listener (its control port + 1) refused this address; "
+                           "for an IPv6 address, start the server with --bind and that address"
+                         : "");
 }
 
 /// The QP of rdma_cm connection `q`: the latency's QPs come first, then
